@@ -1,0 +1,185 @@
+"""The interface every game implements.
+
+A game is pure: no Flask, no database. A state is plain JSON-serialisable data; an
+action is a pydantic model validated from plain data. The platform replays a table's
+log of actions through `apply` to derive its state, so `setup` and `apply` must depend
+only on their arguments (randomness only from the `rng` handed in).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+State = dict[str, Any]
+
+HOST = None
+"""The actor id of the host acting as host (not for a player); `apply` gets it for
+host-only actions such as a bank adjustment."""
+
+
+class IllegalAction(Exception):
+    """The rules forbid this action. The message is a sentence a player understands
+    and never mentions another player's secret."""
+
+    code = "illegal"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotYourTurn(IllegalAction):
+    """The actor may not act now (out of turn, not the host...)."""
+
+    code = "forbidden"
+
+
+class StrictModel(BaseModel):
+    """Base for options and actions: unknown fields are refused, strings are trimmed."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+@dataclass
+class Note:
+    """One line of the log produced by an action.
+
+    Player names are written as `{name:ID}` placeholders, which the platform fills
+    in (escaped) for each screen, so an engine never needs to know names.
+    `text` is what everyone may read. `private` gives, per player id, the line that
+    player reads instead (a secret action reads "Ann placed her receipts" for others
+    and "You placed $10 on clowns..." for Ann). `reveal` marks a line that shows
+    players something that was secret until now: undo never goes back past it.
+    """
+
+    text: str
+    private: dict[int, str] = field(default_factory=dict)
+    reveal: bool = False
+
+    def for_viewer(self, viewer: int | None) -> str:
+        if viewer is not None and viewer in self.private:
+            return self.private[viewer]
+        return self.text
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "private": {str(k): v for k, v in self.private.items()},
+                "reveal": self.reveal}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Note":
+        return cls(data["text"], {int(k): v for k, v in data.get("private", {}).items()},
+                   data.get("reveal", False))
+
+
+@dataclass
+class Standing:
+    player: int
+    place: int
+    score: int
+    tiebreak: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Result:
+    standings: list[Standing]
+    explanation: str
+
+    @property
+    def winners(self) -> list[int]:
+        return [s.player for s in self.standings if s.place == 1]
+
+    def to_json(self) -> dict:
+        return {
+            "standings": [{"player": s.player, "place": s.place, "score": s.score,
+                           "tiebreak": s.tiebreak} for s in self.standings],
+            "winners": self.winners,
+            "explanation": self.explanation,
+        }
+
+
+def competition_places(scored: list[tuple[int, tuple]]) -> list[tuple[int, int]]:
+    """Competition ranking ("1224"): `scored` is (player, sort key), higher keys first.
+    Players with equal keys share a place; the next place skips as many as shared."""
+    ordered = sorted(scored, key=lambda item: item[1], reverse=True)
+    places: list[tuple[int, int]] = []
+    for index, (player, key) in enumerate(ordered):
+        if index and key == ordered[index - 1][1]:
+            places.append((player, places[-1][1]))
+        else:
+            places.append((player, index + 1))
+    return places
+
+
+class Game:
+    """Base class of a game engine. Subclasses set the class attributes and implement
+    the methods that raise NotImplementedError."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[StrictModel]]
+    # A discriminated union of action models on their "type" field.
+    Action: ClassVar[Any]
+    # Action types that carry a player's secret: only that player's own token may post
+    # them (never the host acting "as" the player).
+    secret_actions: ClassVar[frozenset[str]] = frozenset()
+    # Action types only the host may post (the actor is HOST).
+    host_actions: ClassVar[frozenset[str]] = frozenset()
+
+    _adapter: ClassVar[TypeAdapter | None] = None
+
+    @classmethod
+    def action_adapter(cls) -> TypeAdapter:
+        if cls.__dict__.get("_adapter") is None:
+            cls._adapter = TypeAdapter(cls.Action)
+        return cls._adapter
+
+    def parse_action(self, data: dict) -> StrictModel:
+        """Validate plain data into an action model (raises pydantic.ValidationError)."""
+        return self.action_adapter().validate_python(data)
+
+    def default_options(self, player_count: int | None = None) -> StrictModel:
+        return self.Options()
+
+    def setup(self, players: list[int], options: StrictModel, rng: random.Random) -> State:
+        """The starting state; `players` are ids in seat order, the first to act first."""
+        raise NotImplementedError
+
+    def waiting_for(self, state: State) -> list[int]:
+        """Every player whose input is awaited now (empty when the game is over)."""
+        raise NotImplementedError
+
+    def turn(self, state: State) -> int | None:
+        """The player whose action is awaited, if exactly one."""
+        waiting = self.waiting_for(state)
+        return waiting[0] if len(waiting) == 1 else None
+
+    def actions(self, state: State, player: int | None) -> list[dict]:
+        """What `player` (or the host, for None) may do now, as templates: each a dict
+        with "type" and the fields or choices it takes. [] when nothing."""
+        raise NotImplementedError
+
+    def apply(self, state: State, player: int | None, action: StrictModel,
+              rng: random.Random) -> list[Note]:
+        """Apply `action` by `player` to `state` IN PLACE (the platform hands in a
+        private copy) and return the log lines; or raise IllegalAction and leave the
+        state as it was."""
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
+        """(public state, the viewer's own secrets or None for the public view).
+        Nothing in either may hold another player's secret before the rules reveal it."""
+        raise NotImplementedError
+
+    def result(self, state: State) -> Result | None:
+        """The final standings once the game is over, else None."""
+        raise NotImplementedError
+
+    def secrets(self, state: State) -> dict[int, list[Any]]:
+        """Per player, the values no one else may see yet (for the secrecy tests): every
+        view, fragment, log line and error for another viewer must not contain them."""
+        return {}

@@ -1,0 +1,262 @@
+"""Go Big: the app tracks hand counts, displays, the deck, the market and secret banks.
+
+Rulebook: go-big.txt; rulings: RULINGS.md (Go Big). The players hold the real cards; the
+app only counts them, so a play is a (value, count) the player reports.
+"""
+from __future__ import annotations
+
+import random
+from typing import Annotated, Literal, Union
+
+from pydantic import Field
+
+from .engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+                     StrictModel, competition_places)
+
+VALUES = range(1, 8)
+HAND_SIZE = 6
+MARKET_SIZE = 2
+SET_NAMES = {2: ("pair", "pairs"), 3: ("trio", "trios")}
+
+
+class Options(StrictModel):
+    copies_per_value: int = Field(13, ge=4, le=20, title="Copies of each value",
+                                  description="13 in the box: 91 number cards, 1 to 7.")
+    open_banks: bool = Field(False, title="Open banks (house rule)",
+                             description="Everyone sees every bank total during the game.")
+
+
+class Play(StrictModel):
+    type: Literal["play"]
+    value: int = Field(ge=1, le=7)
+    count: int = Field(ge=1, le=3)
+
+
+class Draw(StrictModel):
+    type: Literal["draw"]
+    source: Literal["deck", "market"]
+
+
+def set_name(value: int, count: int, plural: bool = False) -> str:
+    """"single 4", "pair of 5s", "pairs of 5s", "trio of 6s"."""
+    noun = SET_NAMES[count][1 if plural else 0]
+    if count == 1:
+        return f"single {value}s" if plural else f"single {value}"
+    return f"{noun} of {value}s"
+
+
+def join_names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class GoBig(Game):
+    id = "go-big"
+    title = "Go Big"
+    min_players = 2
+    max_players = 6
+    Options = Options
+    Action = Annotated[Union[Play, Draw], Field(discriminator="type")]
+
+    def setup(self, players: list[int], options: Options, rng: random.Random) -> State:
+        total = options.copies_per_value * len(VALUES)
+        deck = total - HAND_SIZE * len(players) - MARKET_SIZE
+        if deck < 0:
+            raise IllegalAction("There are not enough cards for that many players.")
+        return {
+            "copies": options.copies_per_value,
+            "open_banks": options.open_banks,
+            "deck": deck,
+            "market": MARKET_SIZE,
+            "current": 0,
+            "step": "play",
+            "finished": False,
+            "seen": {str(v): 0 for v in VALUES},  # displayed, banked or discarded
+            "beaten": 0,
+            "hands_discarded": 0,
+            "seats": [{"player": p, "hand": HAND_SIZE, "display": None,
+                       "bank": {str(v): 0 for v in VALUES}} for p in players],
+        }
+
+    # -- reading the state -------------------------------------------------------
+    @staticmethod
+    def _seat(state: State, player: int) -> dict | None:
+        return next((s for s in state["seats"] if s["player"] == player), None)
+
+    @staticmethod
+    def bank_total(seat: dict) -> int:
+        return sum(int(v) * n for v, n in seat["bank"].items())
+
+    @staticmethod
+    def bank_cards(seat: dict) -> int:
+        return sum(seat["bank"].values())
+
+    def waiting_for(self, state: State) -> list[int]:
+        if state["finished"]:
+            return []
+        return [state["seats"][state["current"]]["player"]]
+
+    def playable(self, state: State, player: int) -> list[tuple[int, int]]:
+        """Every (value, count) the player could report now."""
+        seat = self._seat(state, player)
+        if seat is None or self.waiting_for(state) != [player] or state["step"] != "play":
+            return []
+        most = min(3, seat["hand"])
+        return [(v, c) for v in VALUES for c in range(1, most + 1)
+                if c <= state["copies"] - state["seen"][str(v)]]
+
+    def actions(self, state: State, player: int | None) -> list[dict]:
+        if player is None or self.waiting_for(state) != [player]:
+            return []
+        if state["step"] == "play":
+            options = self.playable(state, player)
+            return [{"type": "play", "value": sorted({v for v, _ in options}),
+                     "count": sorted({c for _, c in options}),
+                     "sets": [{"value": v, "count": c} for v, c in options]}]
+        sources = [s for s in ("deck", "market") if state[s] > 0]
+        return [{"type": "draw", "source": sources}]
+
+    # -- changing it -------------------------------------------------------------
+    def apply(self, state: State, player: int | None, action, rng: random.Random) -> list[Note]:
+        if player is None or self.waiting_for(state) != [player]:
+            raise NotYourTurn("It is not your turn.")
+        if isinstance(action, Play):
+            return self._play(state, player, action)
+        return self._draw(state, player, action)
+
+    def beaten_by(self, state: State, player: int, value: int, count: int) -> list[dict]:
+        """The other seats whose displays a set of `count` x `value` would beat."""
+        higher = [s for s in state["seats"] if s["player"] != player and s["display"]
+                  and s["display"]["count"] == count and s["display"]["value"] > value]
+        if not higher:
+            return []
+        lowest = min(s["display"]["value"] for s in higher)
+        return [s for s in higher if s["display"]["value"] == lowest]
+
+    def _play(self, state: State, player: int, action: Play) -> list[Note]:
+        if state["step"] != "play":
+            raise IllegalAction("You have played already: now draw.")
+        seat = self._seat(state, player)
+        if action.count > seat["hand"]:
+            raise IllegalAction(f"You hold only {seat['hand']} card"
+                                f"{'s' if seat['hand'] != 1 else ''}.")
+        left = state["copies"] - state["seen"][str(action.value)]
+        if action.count > left:
+            raise IllegalAction(f"Only {left} card{'s' if left != 1 else ''} of value "
+                                f"{action.value} can still be in a hand.")
+        beaten = self.beaten_by(state, player, action.value, action.count)
+        beaten_value = beaten[0]["display"]["value"] if beaten else None
+        seat["hand"] -= action.count
+        seat["display"] = {"value": action.value, "count": action.count}
+        state["seen"][str(action.value)] += action.count
+        for other in beaten:
+            state["beaten"] += other["display"]["count"]
+            other["display"] = None
+        text = f"{{name:{player}}} played a {set_name(action.value, action.count)}"
+        if beaten:
+            owners = join_names([f"{{name:{s['player']}}}'s" for s in beaten])
+            plural = len(beaten) > 1
+            text += f", beating {owners} {set_name(beaten_value, action.count, plural)}"
+        notes = [Note(text + ".")]
+        if seat["hand"] == 0 and state["deck"] == 0 and state["market"] == 0:
+            notes.append(self._finish(state))
+        elif state["deck"] == 0 and state["market"] == 0:
+            self._next_turn(state)
+        else:
+            state["step"] = "draw"
+        return notes
+
+    def _draw(self, state: State, player: int, action: Draw) -> list[Note]:
+        if state["step"] != "draw":
+            raise IllegalAction("Play a set before you draw.")
+        if state[action.source] == 0:
+            raise IllegalAction(f"The {action.source} is empty.")
+        seat = self._seat(state, player)
+        taken = min(MARKET_SIZE, state[action.source])
+        state[action.source] -= taken
+        seat["hand"] += taken
+        refill = min(MARKET_SIZE - state["market"], state["deck"])
+        state["market"] += refill
+        state["deck"] -= refill
+        where = "the deck" if action.source == "deck" else "the market"
+        self._next_turn(state)
+        return [Note(f"{{name:{player}}} drew {taken} card{'s' if taken != 1 else ''} "
+                     f"from {where}.")]
+
+    def _next_turn(self, state: State) -> None:
+        state["current"] = (state["current"] + 1) % len(state["seats"])
+        state["step"] = "play"
+        seat = state["seats"][state["current"]]
+        if seat["display"]:
+            self._bank(seat)
+
+    @staticmethod
+    def _bank(seat: dict) -> None:
+        display = seat["display"]
+        seat["bank"][str(display["value"])] += display["count"]
+        seat["display"] = None
+
+    def _finish(self, state: State) -> Note:
+        for seat in state["seats"]:
+            state["hands_discarded"] += seat["hand"]
+            seat["hand"] = 0
+            if seat["display"]:
+                self._bank(seat)
+        state["finished"] = True
+        totals = ", ".join(f"{{name:{s['player']}}} {self.bank_total(s)}"
+                           for s in state["seats"])
+        return Note(f"The game is over: every bank is revealed ({totals}).", reveal=True)
+
+    # -- what a viewer sees --------------------------------------------------------
+    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
+        show_all = state["finished"] or state["open_banks"]
+        seats = []
+        for s in state["seats"]:
+            public = {"player": s["player"], "hand": s["hand"], "display": s["display"],
+                      "bank_cards": self.bank_cards(s)}
+            if show_all:
+                public["bank_total"] = self.bank_total(s)
+            seats.append(public)
+        public_state = {"deck": state["deck"], "market": state["market"],
+                        "step": None if state["finished"] else state["step"],
+                        "copies_per_value": state["copies"], "seats": seats}
+        seat = self._seat(state, viewer) if viewer is not None else None
+        private = None
+        if seat is not None:
+            private = {"bank_total": self.bank_total(seat),
+                       "bank": {v: n for v, n in seat["bank"].items() if n}}
+        return public_state, private
+
+    def result(self, state: State) -> Result | None:
+        if not state["finished"]:
+            return None
+        keyed = [(s["player"], (self.bank_total(s), self.bank_cards(s))) for s in state["seats"]]
+        places = dict(competition_places(keyed))
+        by_player = {s["player"]: s for s in state["seats"]}
+        standings = sorted(
+            (Standing(p, places[p], self.bank_total(by_player[p]),
+                      {"bank_cards": self.bank_cards(by_player[p])}) for p in places),
+            key=lambda st: (st.place, st.player))
+        return Result(standings, self._explain(standings))
+
+    @staticmethod
+    def _explain(standings: list[Standing]) -> str:
+        first = [s for s in standings if s.place == 1]
+        top_score = first[0].score
+        rivals = [s for s in standings if s.score == top_score and s.place != 1]
+        names = join_names([f"{{name:{s.player}}}" for s in first])
+        if len(first) > 1:
+            return (f"{names} share the victory: {top_score} banked each and "
+                    f"{first[0].tiebreak['bank_cards']} banked cards each. Each of you went big!")
+        if rivals:
+            beaten = join_names([f"{{name:{s.player}}}" for s in rivals])
+            return (f"{names} and {beaten} both banked {top_score}; {names} wins the tie with "
+                    f"more banked cards ({first[0].tiebreak['bank_cards']} against "
+                    f"{max(s.tiebreak['bank_cards'] for s in rivals)}).")
+        return f"{names} wins with the highest banked total, {top_score}."
+
+    def secrets(self, state: State) -> dict[int, list]:
+        if state["finished"] or state["open_banks"]:
+            return {}
+        return {s["player"]: [{"bank_total": self.bank_total(s)}] for s in state["seats"]}
