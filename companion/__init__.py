@@ -1,0 +1,71 @@
+"""Companion: the banker, scorekeeper, referee and keeper of secrets beside a real
+tabletop game."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from flask import Flask
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from . import config
+from .extensions import csrf, db, limiter, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+
+def create_app(overrides: dict | None = None) -> Flask:
+    app = Flask(__name__, instance_path=str(ROOT / "instance"),
+                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.from_mapping(config.from_environment(app.instance_path))
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_size": 10, "max_overflow": 90,
+                                               "pool_pre_ping": True}
+    if overrides:
+        app.config.update(overrides)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    csrf.init_app(app)
+    limiter.init_app(app)
+
+    from .web import api, errors, links, lobby, screens
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(screens.bp)
+    app.register_blueprint(api.bp)
+    errors.register(app)
+    app.jinja_env.globals["qr_svg"] = links.qr_svg
+    app.jinja_env.filters["name_list"] = name_list
+
+    _watch_other_processes(app)
+    return app
+
+
+def name_list(player_ids: list[int], names: dict[int, str]) -> str:
+    found = [names.get(p, "someone") for p in player_ids]
+    return found[0] if len(found) == 1 else ", ".join(found[:-1]) + " and " + found[-1] if found else ""
+
+
+def _watch_other_processes(app: Flask) -> None:
+    from .models import Table
+
+    def read_versions(codes: list[str]) -> dict[str, int]:
+        with app.app_context():
+            rows = db.session.execute(
+                db.select(Table.code, Table.version).where(Table.code.in_(codes))).all()
+            db.session.remove()
+            return {code: version for code, version in rows}
+
+    app.extensions["companion_read_versions"] = read_versions

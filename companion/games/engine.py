@@ -143,7 +143,16 @@ class Game:
         return self.action_adapter().validate_python(data)
 
     def default_options(self, player_count: int | None = None) -> StrictModel:
+        """The defaults; a game whose defaults depend on the number of players
+        (Big Top's deals, the colours of Nothing Beats a Large) overrides this."""
         return self.Options()
+
+    def options_for(self, chosen: dict, player_count: int | None = None) -> StrictModel:
+        """The options a table plays with: what the host chose over the defaults for
+        this many players (raises pydantic.ValidationError)."""
+        merged = self.default_options(player_count).model_dump()
+        merged.update(chosen)
+        return self.Options.model_validate(merged)
 
     def setup(self, players: list[int], options: StrictModel, rng: random.Random) -> State:
         """The starting state; `players` are ids in seat order, the first to act first."""
@@ -169,6 +178,11 @@ class Game:
         private copy) and return the log lines; or raise IllegalAction and leave the
         state as it was."""
         raise NotImplementedError
+
+    def preview(self, state: State, player: int | None, action: StrictModel) -> str | None:
+        """A sentence saying what a legal action would do, shown before it is confirmed;
+        None to show the log lines the action would make."""
+        return None
 
     def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
         """(public state, the viewer's own secrets or None for the public view).

@@ -134,6 +134,16 @@ class GoBig(Game):
         lowest = min(s["display"]["value"] for s in higher)
         return [s for s in higher if s["display"]["value"] == lowest]
 
+    def preview(self, state: State, player: int | None, action) -> str | None:
+        if not isinstance(action, Play):
+            return None
+        beaten = self.beaten_by(state, player, action.value, action.count)
+        if not beaten:
+            return "beats nothing."
+        owners = join_names([f"{{name:{s['player']}}}'s" for s in beaten])
+        value = beaten[0]["display"]["value"]
+        return f"beats {owners} {set_name(value, action.count, len(beaten) > 1)}."
+
     def _play(self, state: State, player: int, action: Play) -> list[Note]:
         if state["step"] != "play":
             raise IllegalAction("You have played already: now draw.")

@@ -1,0 +1,51 @@
+"""The one kind of error every screen and the API report: a code of the API contract,
+an HTTP status and a sentence a player understands."""
+from __future__ import annotations
+
+from typing import Any
+
+STATUS = {
+    "bad_request": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "stale": 409,
+    "conflict": 409,
+    "too_many_requests": 429,
+    "illegal": 422,
+}
+
+
+class CompanionError(Exception):
+    def __init__(self, code: str, message: str, **extra: Any):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    @property
+    def status(self) -> int:
+        return STATUS[self.code]
+
+    def to_json(self) -> dict:
+        return {"error": {"code": self.code, "message": self.message}, **self.extra}
+
+
+def bad_request(message: str) -> CompanionError:
+    return CompanionError("bad_request", message)
+
+
+def not_found(message: str = "There is no table with that code.") -> CompanionError:
+    return CompanionError("not_found", message)
+
+
+def forbidden(message: str) -> CompanionError:
+    return CompanionError("forbidden", message)
+
+
+def conflict(message: str) -> CompanionError:
+    return CompanionError("conflict", message)
+
+
+def illegal(message: str) -> CompanionError:
+    return CompanionError("illegal", message)

@@ -1,0 +1,120 @@
+"""Live updates: who is told when a table changes.
+
+A change made in this process wakes the streams of that table at once. Changes made by
+other processes (several gunicorn workers, several servers on one database) are noticed
+by a watcher thread that polls the versions of the tables this process has streams for.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+POLL_SECONDS = 0.05
+KEEPALIVE_SECONDS = 15
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._versions: dict[str, int] = {}
+        self._conditions: dict[str, threading.Condition] = {}
+        self._listeners: dict[str, int] = {}
+
+    def _condition(self, code: str) -> threading.Condition:
+        with self._lock:
+            if code not in self._conditions:
+                self._conditions[code] = threading.Condition()
+            return self._conditions[code]
+
+    def publish(self, code: str, version: int) -> None:
+        condition = self._condition(code)
+        with condition:
+            if version > self._versions.get(code, -1):
+                self._versions[code] = version
+                condition.notify_all()
+
+    def wait(self, code: str, known: int, timeout: float) -> int:
+        """The table's version once it is newer than `known`, or after `timeout`."""
+        condition = self._condition(code)
+        with condition:
+            condition.wait_for(lambda: self._versions.get(code, -1) > known, timeout)
+            return self._versions.get(code, -1)
+
+    def listen(self, code: str) -> None:
+        with self._lock:
+            self._listeners[code] = self._listeners.get(code, 0) + 1
+
+    def unlisten(self, code: str) -> None:
+        with self._lock:
+            self._listeners[code] -= 1
+            if not self._listeners[code]:
+                del self._listeners[code]
+
+    def listened(self) -> list[str]:
+        with self._lock:
+            return list(self._listeners)
+
+
+hub = Hub()
+_watcher: threading.Thread | None = None
+_watcher_lock = threading.Lock()
+_read_versions: Callable[[list[str]], dict[str, int]] | None = None
+
+
+def publish(code: str, version: int) -> None:
+    hub.publish(code, version)
+
+
+def start_watcher(read_versions: Callable[[list[str]], dict[str, int]]) -> None:
+    """Start (once per process) the thread that notices other processes' changes."""
+    global _watcher, _read_versions
+    with _watcher_lock:
+        _read_versions = read_versions
+        if _watcher is not None and _watcher.is_alive():
+            return
+
+        def watch() -> None:
+            while True:
+                time.sleep(POLL_SECONDS)
+                codes = hub.listened()
+                if not codes:
+                    continue
+                try:
+                    versions = _read_versions(codes)
+                except Exception:  # the database restarting: try again next tick
+                    time.sleep(1)
+                    continue
+                for code, version in versions.items():
+                    hub.publish(code, version)
+
+        _watcher = threading.Thread(target=watch, name="companion-watcher", daemon=True)
+        _watcher.start()
+
+
+def sse(event: str, data: dict) -> str:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+def stream(code: str, first_version: int, still_allowed: Callable[[], bool]) -> Iterator[str]:
+    """The server-sent events of one viewer of a table: the version on connect and after
+    every change, a comment line to keep the connection open, and an end when the
+    viewer's token is revoked."""
+    hub.listen(code)
+    hub.publish(code, first_version)
+    try:
+        yield "retry: 2000\n\n"
+        known = -1
+        while True:
+            version = hub.wait(code, known, KEEPALIVE_SECONDS)
+            if version <= known:
+                yield ": keep-alive\n\n"
+                continue
+            if not still_allowed():
+                yield sse("revoked", {"message": "This phone's seat was given to another phone."})
+                return
+            known = version
+            yield sse("version", {"version": version})
+    finally:
+        hub.unlisten(code)

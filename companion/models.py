@@ -1,0 +1,85 @@
+"""The database: tables (a game being played), their players, and the append-only log."""
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Table(db.Model):
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default="lobby")
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+    first_player: Mapped[int | None] = mapped_column()
+    # Bumped by every change (a join, a start, an action, an undo): what streams announce
+    # and what a client's "version" is checked against.
+    version: Mapped[int] = mapped_column(default=0)
+    # How many actions are in effect (actions minus undos): the index of the next action,
+    # from which its random generator is derived.
+    moves: Mapped[int] = mapped_column(default=0)
+    # The state after the last event, written in the same transaction as the event, so a
+    # request never replays the log. Deferred: only read when the in-process cache misses.
+    state: Mapped[dict[str, Any] | None] = deferred(mapped_column(JSON))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[float] = mapped_column(default=time.time, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column()
+
+    players: Mapped[list["Player"]] = relationship(
+        back_populates="table", order_by="Player.seat", cascade="all, delete-orphan")
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("table_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    seat: Mapped[int] = mapped_column()
+    name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str] = mapped_column(String(24))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    table: Mapped[Table] = relationship(back_populates="players")
+
+    def public(self) -> dict:
+        return {"id": self.id, "name": self.name, "seat": self.seat}
+
+
+class Event(db.Model):
+    """One entry of a table's log: an action, or the undo of an earlier action."""
+
+    __tablename__ = "events"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seq"),
+        Index("ix_events_action_id", "table_id", "actor_key", "action_id", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    seq: Mapped[int] = mapped_column()
+    kind: Mapped[str] = mapped_column(String(8))  # "action" | "undo"
+    actor: Mapped[int | None] = mapped_column()  # a player id; None for the host
+    actor_key: Mapped[str] = mapped_column(String(16))  # "host" or "p<id>": who sent it
+    action: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    notes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    reveal: Mapped[bool] = mapped_column(default=False)
+    undoes: Mapped[int | None] = mapped_column()  # the seq an undo takes back
+    action_id: Mapped[str | None] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column()  # the table's version after this event
+    at: Mapped[datetime] = mapped_column(default=utcnow)

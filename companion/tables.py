@@ -1,0 +1,674 @@
+"""The one place that creates tables, seats players and appends to the log.
+
+A table is its options, its seed and its log; the state is the replay of the log. The
+state after the last event is stored with the table (in the same transaction as the
+event) and cached in this process, so a request never replays the game. Every change
+bumps the table's version with a conditional UPDATE: of two concurrent writers exactly
+one succeeds, whatever the database and however many processes share it.
+"""
+from __future__ import annotations
+
+import copy
+import random
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup, escape
+from pydantic import ValidationError
+from sqlalchemy import func, update
+
+from . import live
+from .auth import Viewer, hash_token, new_token
+from .errors import CompanionError, bad_request, conflict, forbidden, illegal, not_found
+from .extensions import db
+from .games import GAMES, Game
+from .games.engine import IllegalAction, Note
+from .models import Event, Player, Table, utcnow
+
+CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
+CODE_LENGTH = 4
+NAME_MAX = 24
+ACTION_ID_MAX = 64
+WRITE_RETRIES = 8
+SEED_MAX = 2**63 - 1
+
+_write_lock = threading.Lock()
+
+
+# -- reading ------------------------------------------------------------------------
+
+def normalise_code(code: str) -> str:
+    return (code or "").strip().upper()
+
+
+def find_table(code: str) -> Table:
+    code = normalise_code(code)
+    if not re.fullmatch(f"[A-Z]{{{CODE_LENGTH}}}", code):
+        raise not_found()
+    table = db.session.execute(db.select(Table).where(Table.code == code)).scalar_one_or_none()
+    if table is None:
+        raise not_found()
+    return table
+
+
+def game_of(table: Table) -> Game:
+    return GAMES[table.game]
+
+
+class _StateCache:
+    """The latest state of recently used tables in this process, by version."""
+
+    def __init__(self, size: int = 1024):
+        self._items: OrderedDict[int, tuple[int, dict]] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, table_id: int, version: int) -> dict | None:
+        with self._lock:
+            item = self._items.get(table_id)
+            if item is None or item[0] != version:
+                return None
+            self._items.move_to_end(table_id)
+            return item[1]
+
+    def put(self, table_id: int, version: int, state: dict) -> None:
+        with self._lock:
+            current = self._items.get(table_id)
+            if current is not None and current[0] > version:
+                return
+            self._items[table_id] = (version, state)
+            self._items.move_to_end(table_id)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+_cache = _StateCache()
+
+
+def current_state(table: Table) -> dict | None:
+    """The table's state at its current version (never mutate it: copy first)."""
+    if table.status == "lobby":
+        return None
+    state = _cache.get(table.id, table.version)
+    if state is None:
+        state = table.state
+        _cache.put(table.id, table.version, state)
+    return state
+
+
+def names_of(table: Table) -> dict[int, str]:
+    return {p.id: p.name for p in table.players}
+
+
+NAME_PLACEHOLDER = re.compile(r"\{name:(\d+)\}")
+
+
+def fill_names(text: str, names: dict[int, str], html: bool = False) -> str:
+    """Put player names into an engine's `{name:ID}` placeholders (escaped for HTML)."""
+    def name(match: re.Match) -> str:
+        found = names.get(int(match.group(1)), "someone")
+        return str(escape(found)) if html else found
+    if html:
+        return Markup(NAME_PLACEHOLDER.sub(name, str(escape(text))))
+    return NAME_PLACEHOLDER.sub(name, text)
+
+
+def fill_names_deep(value: Any, names: dict[int, str]) -> Any:
+    if isinstance(value, str):
+        return fill_names(value, names) if "{name:" in value else value
+    if isinstance(value, list):
+        return [fill_names_deep(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: fill_names_deep(v, names) for k, v in value.items()}
+    return value
+
+
+def view(table: Table, viewer: Viewer) -> dict:
+    """The table as this viewer may see it: the API's view, which the screens render."""
+    engine = game_of(table)
+    names = names_of(table)
+    you = viewer.player_id
+    result = {
+        "code": table.code, "game": table.game, "title": engine.title,
+        "status": table.status, "version": table.version, "options": table.options,
+        "players": [p.public() for p in table.players], "you": you,
+        "host": viewer.is_host, "turn": None, "waiting_for": [], "state": None,
+        "private": None, "actions": [], "result": None,
+    }
+    state = current_state(table)
+    if state is None:
+        return result
+    public, private = engine.view(state, you)
+    outcome = engine.result(state)
+    result.update(
+        turn=engine.turn(state),
+        waiting_for=engine.waiting_for(state),
+        state=fill_names_deep(public, names),
+        private=fill_names_deep(private, names) if you is not None else None,
+        actions=engine.actions(state, you) if (you is not None or viewer.is_host) else [],
+        result=fill_names_deep(outcome.to_json(), names) if outcome else None,
+    )
+    return result
+
+
+def effective_events(table: Table) -> list[Event]:
+    """The action events in effect: the log with every undone action taken out."""
+    events = db.session.execute(
+        db.select(Event).where(Event.table_id == table.id).order_by(Event.seq)).scalars()
+    stack: list[Event] = []
+    for event in events:
+        if event.kind == "undo":
+            stack.pop()
+        else:
+            stack.append(event)
+    return stack
+
+
+@dataclass
+class LogLine:
+    seq: int
+    player: int | None
+    summary: str
+    at: str
+    undone: bool = False
+
+
+def summary(notes: list[dict], viewer: Viewer) -> str:
+    return " ".join(Note.from_json(n).for_viewer(viewer.player_id) for n in notes)
+
+
+def log(table: Table, viewer: Viewer, limit: int | None = None, html: bool = False) -> list[dict]:
+    """The log as this viewer may read it, oldest first (the last `limit` lines)."""
+    names = names_of(table)
+    events = db.session.execute(
+        db.select(Event).where(Event.table_id == table.id).order_by(Event.seq)).scalars().all()
+    by_seq = {e.seq: e for e in events}
+    undone = {e.undoes for e in events if e.kind == "undo"}
+    lines = []
+    for event in events:
+        if event.kind == "undo":
+            target = by_seq[event.undoes]
+            text = f"{{name:{event.actor}}} undid: " if event.actor else "The host undid: "
+            text += summary(target.notes, viewer)
+        else:
+            text = summary(event.notes, viewer)
+        lines.append({"seq": event.seq, "player": event.actor,
+                      "summary": fill_names(text, names, html),
+                      "at": event.at.isoformat() + "Z", "undone": event.seq in undone})
+    return lines[-limit:] if limit else lines
+
+
+# -- writing ------------------------------------------------------------------------
+
+@contextmanager
+def _writing():
+    """SQLite has one writer at a time: queueing our own threads here keeps them out of
+    SQLite's busy handler, which is slow to wake. Other databases lock the row."""
+    if db.engine.dialect.name == "sqlite":
+        with _write_lock:
+            yield
+    else:
+        yield
+
+
+def _claim(table: Table, expected_version: int, **values: Any) -> int | None:
+    """Bump the table's version if it is still `expected_version` and set `values`;
+    the new version, or None when another writer got there first."""
+    new_version = expected_version + 1
+    outcome = db.session.execute(
+        update(Table).where(Table.id == table.id, Table.version == expected_version)
+        .values(version=new_version, updated_at=time.time(), **values)
+        .execution_options(synchronize_session=False))
+    if outcome.rowcount != 1:
+        db.session.rollback()
+        return None
+    return new_version
+
+
+def _reload(table: Table) -> None:
+    db.session.rollback()
+    db.session.refresh(table)
+
+
+def _done(table: Table, new_version: int, state: dict | None) -> None:
+    if state is not None:
+        _cache.put(table.id, new_version, state)
+    live.publish(table.code, new_version)
+
+
+def _change(table: Table, change) -> int:
+    """Run `change(table)` (which checks, then returns the values to set) as one
+    versioned write, retrying when a concurrent writer got there first."""
+    for _ in range(WRITE_RETRIES):
+        with _writing():
+            values = change(table)
+            new_version = _claim(table, table.version, **values)
+            if new_version is not None:
+                db.session.commit()
+                _done(table, new_version, values.get("state"))
+                return new_version
+        _reload(table)
+    raise conflict("The table is busy right now; please try again.")
+
+
+def new_code() -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+        if db.session.execute(db.select(Table.id).where(Table.code == code)).first() is None:
+            return code
+
+
+def validate_options(engine: Game, options: Any) -> dict:
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise bad_request("Options must be an object.")
+    try:
+        chosen = engine.Options.model_validate(options)
+    except ValidationError as exc:
+        raise bad_request(validation_message(exc)) from None
+    return chosen.model_dump(mode="json", exclude_unset=True)
+
+
+def create_table(game_id: Any, options: Any) -> tuple[Table, str]:
+    engine = GAMES.get(game_id) if isinstance(game_id, str) else None
+    if engine is None:
+        raise bad_request("Pick one of the games: " + ", ".join(GAMES) + ".")
+    chosen = validate_options(engine, options)
+    token = new_token()
+    for _ in range(WRITE_RETRIES):
+        table = Table(code=new_code(), game=engine.id, options=chosen,
+                      host_token_hash=hash_token(token), status="lobby", version=0)
+        db.session.add(table)
+        try:
+            db.session.commit()
+        except Exception:  # a code taken by a concurrent creation: draw another
+            db.session.rollback()
+            continue
+        return table, token
+    raise conflict("Could not find a free room code; please try again.")
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise bad_request("A name is a piece of text.")
+    name = " ".join(name.split())
+    if not name:
+        raise bad_request("Please type a name.")
+    if len(name) > NAME_MAX:
+        raise bad_request(f"Names are at most {NAME_MAX} characters.")
+    if any(not ch.isprintable() for ch in name):
+        raise bad_request("That name has characters that cannot be shown.")
+    return name
+
+
+def _require_lobby(table: Table) -> None:
+    if table.status != "lobby":
+        raise conflict("The game has already started: the lobby is closed.")
+
+
+def _require_host(viewer: Viewer) -> None:
+    if not viewer.is_host:
+        raise forbidden("Only the host can do that.")
+
+
+def join(table: Table, name: Any) -> tuple[Player, str]:
+    name = clean_name(name)
+    engine = game_of(table)
+    token = new_token()
+    seated: dict[str, Player] = {}
+
+    def seat(table: Table) -> dict:
+        _require_lobby(table)
+        if len(table.players) >= engine.max_players:
+            raise conflict(f"The table is full: {engine.title} takes at most "
+                           f"{engine.max_players} players.")
+        if any(p.name_key == name.casefold() for p in table.players):
+            raise conflict(f"Someone at this table is already called {name}.")
+        player = Player(table_id=table.id, seat=len(table.players), name=name,
+                        name_key=name.casefold(), token_hash=hash_token(token))
+        db.session.add(player)
+        db.session.flush()
+        seated["player"] = player
+        return {}
+
+    _change(table, seat)
+    return seated["player"], token
+
+
+def _player(table: Table, player_id: Any) -> Player:
+    player = next((p for p in table.players
+                   if isinstance(player_id, int) and p.id == player_id), None)
+    if player is None:
+        raise not_found("There is no such player at this table.")
+    return player
+
+
+def remove_player(table: Table, viewer: Viewer, player_id: int) -> None:
+    _require_host(viewer)
+
+    def remove(table: Table) -> dict:
+        _require_lobby(table)
+        player = _player(table, player_id)
+        db.session.delete(player)
+        for seat, other in enumerate(p for p in table.players if p.id != player.id):
+            other.seat = seat
+        return {"first_player": None if table.first_player == player_id else table.first_player}
+
+    _change(table, remove)
+
+
+def reorder(table: Table, viewer: Viewer, order: Any) -> None:
+    _require_host(viewer)
+
+    def seat_again(table: Table) -> dict:
+        _require_lobby(table)
+        ids = [p.id for p in table.players]
+        if not isinstance(order, list) or sorted(order) != sorted(ids):
+            raise bad_request("The new order must list every seated player once.")
+        by_id = {p.id: p for p in table.players}
+        for seat, player_id in enumerate(order):
+            by_id[player_id].seat = seat
+        return {}
+
+    _change(table, seat_again)
+
+
+def move_seat(table: Table, viewer: Viewer, player_id: int, step: int) -> None:
+    """Move a player one seat earlier (-1) or later (+1)."""
+    order = [p.id for p in table.players]
+    index = order.index(_player(table, player_id).id)
+    other = index + step
+    if 0 <= other < len(order):
+        order[index], order[other] = order[other], order[index]
+    reorder(table, viewer, order)
+
+
+def choose_first(table: Table, viewer: Viewer, player_id: int) -> None:
+    _require_host(viewer)
+
+    def choose(table: Table) -> dict:
+        _require_lobby(table)
+        return {"first_player": _player(table, player_id).id}
+
+    _change(table, choose)
+
+
+def seat_order(table: Table, first_player: int | None) -> list[int]:
+    """Player ids clockwise, starting with the player who goes first."""
+    ids = [p.id for p in table.players]
+    start = ids.index(first_player) if first_player in ids else 0
+    return ids[start:] + ids[:start]
+
+
+def start(table: Table, viewer: Viewer, first_player: Any = None, seed: Any = None) -> None:
+    _require_host(viewer)
+    engine = game_of(table)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or not 0 <= seed <= SEED_MAX):
+        raise bad_request(f"The seed is a whole number from 0 to {SEED_MAX}.")
+    if first_player is not None and (not isinstance(first_player, int)
+                                     or isinstance(first_player, bool)):
+        raise bad_request("first_player is a player id.")
+    seed = secrets.randbelow(SEED_MAX) if seed is None else seed
+
+    def begin(table: Table) -> dict:
+        _require_lobby(table)
+        count = len(table.players)
+        if not engine.min_players <= count <= engine.max_players:
+            raise conflict(f"{engine.title} needs {engine.min_players} to "
+                           f"{engine.max_players} players; {count} joined.")
+        first = first_player if first_player is not None else table.first_player
+        if first is not None:
+            _player(table, first)
+        try:
+            options = engine.options_for(table.options, count)
+        except ValidationError as exc:
+            raise bad_request(validation_message(exc)) from None
+        order = seat_order(table, first)
+        try:
+            state = engine.setup(order, options, setup_rng(seed))
+        except IllegalAction as exc:
+            raise CompanionError(exc.code, exc.message) from None
+        return {"status": "playing", "seed": seed, "first_player": order[0],
+                "options": options.model_dump(mode="json"), "state": state, "moves": 0}
+
+    _change(table, begin)
+
+
+def setup_rng(seed: int) -> random.Random:
+    return random.Random(f"{seed}:setup")
+
+
+def action_rng(seed: int, index: int) -> random.Random:
+    """The generator of the index-th action in effect: an undone draw made again comes
+    out the same."""
+    return random.Random(f"{seed}:{index}")
+
+
+def replay(table: Table, events: list[Event]) -> dict:
+    """The state from setup through `events` (the log's actions in effect)."""
+    engine = game_of(table)
+    options = engine.Options.model_validate(table.options)
+    state = engine.setup(seat_order(table, table.first_player), options, setup_rng(table.seed))
+    for index, event in enumerate(events):
+        action = engine.parse_action(event.action)
+        engine.apply(state, event.actor, action, action_rng(table.seed, index))
+    return state
+
+
+def validation_message(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors()[:3]:
+        where = ".".join(str(part) for part in error["loc"])
+        parts.append(f"{where}: {error['msg']}" if where else error["msg"])
+    return "That was not understood (" + "; ".join(parts) + ")."
+
+
+@dataclass
+class Request:
+    """An action as posted: its fields, and the envelope around them."""
+
+    fields: dict
+    version: int | None
+    action_id: str | None
+    as_player: int | None
+
+
+def read_request(data: Any) -> Request:
+    if not isinstance(data, dict):
+        raise bad_request('An action is an object with a "type".')
+    fields = dict(data)
+    version = fields.pop("version", None)
+    action_id = fields.pop("action_id", None)
+    as_player = fields.pop("as", None)
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        raise bad_request("version is a whole number.")
+    if action_id is not None and (not isinstance(action_id, str)
+                                  or not 1 <= len(action_id) <= ACTION_ID_MAX):
+        raise bad_request(f"action_id is a text of 1 to {ACTION_ID_MAX} characters.")
+    if as_player is not None and (not isinstance(as_player, int) or isinstance(as_player, bool)):
+        raise bad_request('"as" is a player id.')
+    return Request(fields, version, action_id, as_player)
+
+
+def _actor(table: Table, viewer: Viewer, engine: Game, action_type: str,
+           as_player: int | None) -> int | None:
+    """The player the action is made for (None: the host as host)."""
+    if action_type in engine.host_actions:
+        if not viewer.is_host:
+            raise forbidden("Only the host can do that.")
+        return None
+    if viewer.is_host:
+        if as_player is None:
+            raise forbidden('The host acts for a player by naming them with "as".')
+        _player(table, as_player)
+        if action_type in engine.secret_actions:
+            raise forbidden("Only that player can make this secret choice, on their own phone.")
+        return as_player
+    if viewer.player_id is None:
+        raise CompanionError("unauthorized", "Join the table to play.")
+    if as_player is not None and as_player != viewer.player_id:
+        raise forbidden("You can only act for yourself.")
+    return viewer.player_id
+
+
+def _earlier_answer(table: Table, viewer: Viewer, action_id: str) -> Event | None:
+    return db.session.execute(db.select(Event).where(
+        Event.table_id == table.id, Event.actor_key == viewer.actor_key,
+        Event.action_id == action_id)).scalar_one_or_none()
+
+
+def answer(table: Table, viewer: Viewer, event: Event) -> dict:
+    names = names_of(table)
+    return {"version": event.version,
+            "events": [{"seq": event.seq,
+                        "summary": fill_names(summary(event.notes, viewer), names)}],
+            "table": view(table, viewer)}
+
+
+def stale(table: Table, viewer: Viewer) -> CompanionError:
+    return CompanionError("stale", "The table changed before your move arrived: "
+                          "have a look and try again.", table=view(table, viewer))
+
+
+def parse_action(engine: Game, fields: dict):
+    kind = fields.get("type")
+    if not isinstance(kind, str):
+        raise bad_request('An action needs a "type".')
+    try:
+        return engine.parse_action(fields)
+    except ValidationError as exc:
+        raise bad_request(validation_message(exc)) from None
+
+
+def act(table: Table, viewer: Viewer, data: Any) -> dict:
+    """Apply one action for this viewer; the answer of the contract."""
+    engine = game_of(table)
+    request = read_request(data)
+    action = parse_action(engine, request.fields)
+    actor = _actor(table, viewer, engine, action.type, request.as_player)
+    for _ in range(WRITE_RETRIES):
+        with _writing():
+            if request.action_id:
+                earlier = _earlier_answer(table, viewer, request.action_id)
+                if earlier is not None:
+                    return answer(table, viewer, earlier)
+            if table.status != "playing":
+                raise illegal("The game has not started yet."
+                              if table.status == "lobby" else "The game is over.")
+            if request.version is not None and request.version != table.version:
+                raise stale(table, viewer)
+            state = copy.deepcopy(current_state(table))
+            try:
+                notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
+            except IllegalAction as exc:
+                raise CompanionError(exc.code, exc.message) from None
+            finished = engine.result(state) is not None
+            expected = table.version
+            new_version = _claim(
+                table, expected, state=state, moves=table.moves + 1,
+                status="finished" if finished else "playing",
+                finished_at=utcnow() if finished else None)
+            if new_version is not None:
+                event = Event(table_id=table.id, seq=_next_seq(table), kind="action",
+                              actor=actor, actor_key=viewer.actor_key,
+                              action=action.model_dump(mode="json"),
+                              notes=[n.to_json() for n in notes],
+                              reveal=any(n.reveal for n in notes),
+                              action_id=request.action_id, version=new_version)
+                db.session.add(event)
+                db.session.commit()
+                _done(table, new_version, state)
+                return answer(table, viewer, event)
+        _reload(table)
+        if request.version is not None and not request.action_id:
+            raise stale(table, viewer)
+    raise conflict("The table is busy right now; please try again.")
+
+
+def _next_seq(table: Table) -> int:
+    last = db.session.execute(
+        db.select(func.max(Event.seq)).where(Event.table_id == table.id)).scalar()
+    return (last or 0) + 1
+
+
+def undo(table: Table, viewer: Viewer) -> None:
+    """Take back the last action in effect (the host, or the player who made it)."""
+    for _ in range(WRITE_RETRIES):
+        with _writing():
+            if table.status == "lobby":
+                raise conflict("The game has not started yet.")
+            effective = effective_events(table)
+            if not effective:
+                raise illegal("There is nothing to undo.")
+            last = effective[-1]
+            if not viewer.is_host and (viewer.player_id is None or viewer.player_id != last.actor):
+                raise forbidden("Only the host or the player who made the last move can undo it.")
+            if last.reveal:
+                raise illegal("The last move revealed something that was secret, "
+                              "so it cannot be undone.")
+            state = replay(table, effective[:-1])
+            new_version = _claim(table, table.version, state=state, moves=table.moves - 1,
+                                 status="playing", finished_at=None)
+            if new_version is not None:
+                db.session.add(Event(table_id=table.id, seq=_next_seq(table), kind="undo",
+                                     actor=viewer.player_id, actor_key=viewer.actor_key,
+                                     action=None, notes=[], undoes=last.seq,
+                                     version=new_version))
+                db.session.commit()
+                _done(table, new_version, state)
+                return
+        _reload(table)
+    raise conflict("The table is busy right now; please try again.")
+
+
+def can_undo(table: Table, viewer: Viewer) -> bool:
+    if table.status != "playing" or not (viewer.is_host or viewer.player_id):
+        return False
+    effective = effective_events(table)
+    if not effective or effective[-1].reveal:
+        return False
+    return viewer.is_host or effective[-1].actor == viewer.player_id
+
+
+def rejoin(table: Table, viewer: Viewer, player_id: int) -> str:
+    """A new token for a player whose phone was lost or swapped; the old one stops
+    working at once, open streams included."""
+    _require_host(viewer)
+    token = new_token()
+
+    def replace(table: Table) -> dict:
+        _player(table, player_id).token_hash = hash_token(token)
+        return {}
+
+    _change(table, replace)
+    return token
+
+
+def preview(table: Table, viewer: Viewer, data: Any) -> list[str]:
+    """The log lines an action would make, without making it (nothing is stored)."""
+    engine = game_of(table)
+    request = read_request(data)
+    action = parse_action(engine, request.fields)
+    actor = _actor(table, viewer, engine, action.type, request.as_player)
+    if table.status != "playing":
+        raise illegal("The game is not being played right now.")
+    before = current_state(table)
+    state = copy.deepcopy(before)
+    try:
+        notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
+    except IllegalAction as exc:
+        raise CompanionError(exc.code, exc.message) from None
+    names = names_of(table)
+    sentence = engine.preview(before, actor, action)
+    if sentence is not None:
+        return [fill_names(sentence, names, html=True)]
+    return [fill_names(n.for_viewer(viewer.player_id), names, html=True) for n in notes
+            if not n.reveal]

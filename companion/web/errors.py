@@ -1,0 +1,57 @@
+"""Errors as the contract shapes them (JSON under /api, a page or a fragment elsewhere),
+and the security headers of every response."""
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from ..errors import CompanionError
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "bad_request", 409: "conflict", 413: "bad_request", 415: "bad_request",
+              429: "too_many_requests"}
+HTTP_MESSAGES = {
+    404: "There is nothing at this address.",
+    405: "That address does not take this kind of request.",
+    413: "That request is too large.",
+    429: "Too many tries in a short time: wait a minute and try again.",
+}
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'; object-src 'none'")
+
+
+def respond(error: CompanionError):
+    if request.path.startswith("/api/"):
+        return jsonify(error.to_json()), error.status
+    template = "_error.html" if request.headers.get("HX-Request") else "error.html"
+    return render_template(template, error=error), error.status
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(CompanionError, respond)
+
+    @app.errorhandler(CSRFError)
+    def csrf_refused(exc: CSRFError):
+        return respond(CompanionError(
+            "bad_request", "This form has expired or came from another site: reload the page."))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        code = HTTP_CODES.get(exc.code or 400, "bad_request")
+        message = HTTP_MESSAGES.get(exc.code, "That request was not understood.")
+        error = CompanionError(code, message)
+        response = respond(error)
+        return response[0], exc.code
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        if response.mimetype == "text/html" or request.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response

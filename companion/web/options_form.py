@@ -1,0 +1,86 @@
+"""A game's options as a form: fields from the pydantic model's JSON schema, every
+default shown, and the posted form read back into the options the host changed."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from ..errors import bad_request
+from ..games import Game
+
+
+@dataclass
+class Field:
+    name: str
+    title: str
+    description: str
+    kind: str  # "number" | "checkbox" | "select" | "choices" | "json"
+    value: Any
+    default: Any
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: list | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.value != self.default
+
+    @property
+    def text(self) -> str:
+        return json.dumps(self.value, indent=1) if self.kind == "json" else str(self.value)
+
+
+def _kind(schema: dict) -> tuple[str, list | None]:
+    if schema.get("type") == "boolean":
+        return "checkbox", None
+    if schema.get("type") == "integer":
+        return "number", None
+    if "enum" in schema:
+        return "select", schema["enum"]
+    items = schema.get("items", {})
+    if schema.get("type") == "array" and "enum" in items:
+        return "choices", items["enum"]
+    return "json", None
+
+
+def fields(engine: Game, chosen: dict | None = None) -> list[Field]:
+    schema = engine.Options.model_json_schema()
+    defaults = engine.default_options().model_dump(mode="json")
+    chosen = chosen or {}
+    found = []
+    for name, prop in schema.get("properties", {}).items():
+        kind, choices = _kind(prop)
+        found.append(Field(
+            name=name, title=prop.get("title", name), description=prop.get("description", ""),
+            kind=kind, value=chosen.get(name, defaults.get(name)), default=defaults.get(name),
+            minimum=prop.get("minimum"), maximum=prop.get("maximum"), choices=choices))
+    return found
+
+
+def read(engine: Game, form: MultiDict) -> dict:
+    """The options the host changed from their defaults (the rest stay defaults, some of
+    which depend on the number of players and are settled at the start)."""
+    chosen: dict[str, Any] = {}
+    for field in fields(engine):
+        if field.kind == "checkbox":
+            value: Any = field.name in form
+        elif field.kind == "choices":
+            value = form.getlist(field.name)
+        elif field.kind == "json":
+            try:
+                value = json.loads(form.get(field.name, "null"))
+            except ValueError:
+                raise bad_request(f"{field.title}: this is not valid JSON.") from None
+        elif field.kind == "number":
+            try:
+                value = int(form.get(field.name, ""))
+            except ValueError:
+                raise bad_request(f"{field.title}: type a whole number.") from None
+        else:
+            value = form.get(field.name)
+        if value != field.default:
+            chosen[field.name] = value
+    return chosen

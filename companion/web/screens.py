@@ -1,0 +1,219 @@
+"""The phone and host screens, the fragments htmx swaps into them, and their stream."""
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import (Blueprint, Response, abort, redirect, render_template, request,
+                   url_for)
+from werkzeug.datastructures import MultiDict
+
+from .. import tables
+from ..auth import PUBLIC, Viewer, cookie_viewer
+from ..errors import CompanionError, bad_request, forbidden
+from ..models import Table
+from . import links
+from .live_stream import event_stream
+
+bp = Blueprint("screens", __name__, url_prefix="/t/<code>")
+
+LOG_LINES = 6
+ENVELOPE = {"csrf_token", "screen"}
+
+
+def game_folder(table: Table) -> str:
+    return "table/" + table.game.replace("-", "_")
+
+
+def screen_viewer(table: Table, screen: str) -> Viewer:
+    viewer = cookie_viewer(table, request, host=screen == "host")
+    if viewer is None:
+        raise forbidden("This device is not seated at this table." if screen != "host"
+                        else "Only the device that created the table shows the host screen.")
+    return viewer
+
+
+def panel_context(table: Table, viewer: Viewer, screen: str,
+                  error: CompanionError | None = None) -> dict:
+    view = tables.view(table, viewer)
+    names = {p["id"]: p["name"] for p in view["players"]}
+    return {
+        "table": table, "view": view, "screen": screen, "names": names,
+        "game": game_folder(table), "error": error,
+        "log": list(reversed(tables.log(table, viewer, limit=LOG_LINES, html=True))),
+        "can_undo": tables.can_undo(table, viewer),
+        "action_id": secrets.token_urlsafe(12),
+        "join_url": links.join_url(table.code),
+    }
+
+
+def render_panel(table: Table, viewer: Viewer, screen: str,
+                 error: CompanionError | None = None, status: int = 200):
+    context = panel_context(table, viewer, screen, error)
+    return render_template("table/_panel.html", **context), status
+
+
+@bp.get("")
+def phone(code: str):
+    table = tables.find_table(code)
+    viewer = cookie_viewer(table, request)
+    if viewer is None:
+        if table.status == "lobby":
+            return redirect(url_for("lobby.join_form", code=table.code))
+        raise forbidden("This phone is not seated at this table. If it is yours, ask the "
+                        "host for your rejoin QR code.")
+    return render_template("table/phone.html", **panel_context(table, viewer, "phone"))
+
+
+@bp.get("/host")
+def host(code: str):
+    table = tables.find_table(code)
+    viewer = screen_viewer(table, "host")
+    return render_template("table/host.html", **panel_context(table, viewer, "host"))
+
+
+@bp.get("/panel")
+def panel(code: str):
+    table = tables.find_table(code)
+    screen = request.args.get("screen", "phone")
+    viewer = screen_viewer(table, screen)
+    since = request.args.get("since", "")
+    if since.isdigit() and int(since) == table.version:
+        return Response(status=204)
+    return render_panel(table, viewer, screen)
+
+
+@bp.get("/events")
+def events(code: str):
+    table = tables.find_table(code)
+    viewer = screen_viewer(table, request.args.get("screen", "phone"))
+    return event_stream(table, viewer)
+
+
+def form_action(form: MultiDict) -> dict[str, Any]:
+    """An action posted from a screen's form, as the API would receive it: dotted names
+    make objects, repeated names lists, "null" is None; pydantic does the rest."""
+    action: dict[str, Any] = {}
+    for key in form.keys():
+        if key in ENVELOPE:
+            continue
+        values = [None if v == "null" else v for v in form.getlist(key)]
+        value: Any = values if key.endswith("[]") or len(values) > 1 else values[0]
+        target = action
+        *parents, last = key.removesuffix("[]").split(".")
+        for part in parents:
+            target = target.setdefault(part, {})
+            if not isinstance(target, dict):
+                raise bad_request("That form was not understood.")
+        target[last] = value
+    for number in ("version", "as"):
+        if number in action:
+            if not str(action[number]).isdigit():
+                raise bad_request(f"{number} is a whole number.")
+            action[number] = int(action[number])
+    return action
+
+
+@bp.post("/act")
+def act(code: str):
+    table = tables.find_table(code)
+    screen = request.form.get("screen", "phone")
+    viewer = screen_viewer(table, screen)
+    try:
+        tables.act(table, viewer, form_action(request.form))
+    except CompanionError as error:
+        return render_panel(table, viewer, screen, error, error.status)
+    return after_change(table, viewer, screen)
+
+
+def after_change(table: Table, viewer: Viewer, screen: str):
+    if request.headers.get("HX-Request"):
+        table = tables.find_table(table.code)
+        return render_panel(table, viewer, screen)
+    target = "screens.host" if screen == "host" else "screens.phone"
+    return redirect(url_for(target, code=table.code), code=303)
+
+
+@bp.get("/preview")
+def preview(code: str):
+    """What an action would do, before it is confirmed (Go Big: which sets it beats)."""
+    table = tables.find_table(code)
+    viewer = screen_viewer(table, request.args.get("screen", "phone"))
+    action = form_action(request.args)
+    try:
+        lines = tables.preview(table, viewer, action)
+    except CompanionError as error:
+        return render_template("_error.html", error=error), error.status
+    return render_template(f"{game_folder(table)}/_confirm.html", action=action,
+                           lines=lines, view=tables.view(table, viewer), screen="phone",
+                           action_id=secrets.token_urlsafe(12), table=table)
+
+
+@bp.post("/undo")
+def undo(code: str):
+    table = tables.find_table(code)
+    screen = request.form.get("screen", "phone")
+    viewer = screen_viewer(table, screen)
+    try:
+        tables.undo(table, viewer)
+    except CompanionError as error:
+        return render_panel(table, viewer, screen, error, error.status)
+    return after_change(table, viewer, screen)
+
+
+# -- the host's lobby controls -----------------------------------------------------
+
+def host_change(code: str, change) -> Any:
+    table = tables.find_table(code)
+    viewer = screen_viewer(table, "host")
+    try:
+        change(table, viewer)
+    except CompanionError as error:
+        return render_panel(table, viewer, "host", error, error.status)
+    return after_change(table, viewer, "host")
+
+
+def player_id_from_form() -> int:
+    value = request.form.get("player", "")
+    if not value.isdigit():
+        raise bad_request("Pick a player.")
+    return int(value)
+
+
+@bp.post("/seats/move")
+def move_seat(code: str):
+    step = -1 if request.form.get("direction") == "up" else 1
+    return host_change(code, lambda t, v: tables.move_seat(t, v, player_id_from_form(), step))
+
+
+@bp.post("/players/remove")
+def remove_player(code: str):
+    return host_change(code, lambda t, v: tables.remove_player(t, v, player_id_from_form()))
+
+
+@bp.post("/first")
+def choose_first(code: str):
+    return host_change(code, lambda t, v: tables.choose_first(t, v, player_id_from_form()))
+
+
+@bp.post("/start")
+def start(code: str):
+    return host_change(code, lambda t, v: tables.start(t, v))
+
+
+@bp.post("/rejoin")
+def rejoin(code: str):
+    table = tables.find_table(code)
+    viewer = screen_viewer(table, "host")
+    player_id = player_id_from_form()
+    token = tables.rejoin(table, viewer, player_id)
+    url = links.rejoin_url(table.code, token)
+    player = next(p for p in table.players if p.id == player_id)
+    return render_template("table/rejoin_qr.html", table=table, player=player,
+                           qr=links.qr_svg(url))
+
+
+@bp.get("/qr.svg")
+def join_qr(code: str):
+    table = tables.find_table(code)
+    return Response(links.qr_svg(links.join_url(table.code)), mimetype="image/svg+xml")

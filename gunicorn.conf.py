@@ -1,0 +1,40 @@
+"""Production settings: `gunicorn -c gunicorn.conf.py wsgi:app`.
+
+Server-sent events hold a connection (and, with gthread, a thread) open per phone, so a
+worker needs many more threads than cores; requests themselves are short.
+"""
+import os
+
+bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("COMPANION_THREADS", "100"))
+# Streams never end by themselves: don't wait long for them when stopping.
+graceful_timeout = 3
+timeout = 60
+keepalive = 5
+# No access log: request lines are nobody's business (and must never hold a token).
+accesslog = None
+errorlog = "-"
+loglevel = "warning"
+
+
+def on_starting(server):
+    """Bring the database schema up to date before any worker serves."""
+    from flask_migrate import upgrade
+
+    from companion import create_app
+
+    app = create_app()
+    with app.app_context():
+        upgrade()
+
+
+def when_ready(server):
+    from companion.web.links import lan_address, qr_text
+
+    public = os.environ.get("COMPANION_PUBLIC_URL", "").rstrip("/")
+    port = bind.rsplit(":", 1)[1]
+    url = public or f"http://{lan_address()}:{port}"
+    print(f"\nCompanion is running. Open this on any phone or laptop on the same Wi-Fi:\n\n"
+          f"    {url}\n\n{qr_text(url)}", flush=True)
