@@ -22,6 +22,7 @@ from typing import Any
 from markupsafe import Markup, escape
 from pydantic import ValidationError
 from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
 
 from . import live
 from .auth import Viewer, hash_token, new_token
@@ -91,15 +92,29 @@ class _StateCache:
 _cache = _StateCache()
 
 
+ROW_FIELDS = ["version", "moves", "status", "seed", "first_player", "options", "finished_at"]
+
+
+def refresh(table: Table) -> None:
+    """Read the table's row again (not its state), as another writer may have changed it."""
+    db.session.refresh(table, ROW_FIELDS)
+
+
 def current_state(table: Table) -> dict | None:
     """The table's state at its current version (never mutate it: copy first)."""
-    if table.status == "lobby":
-        return None
-    state = _cache.get(table.id, table.version)
-    if state is None:
-        state = table.state
-        _cache.put(table.id, table.version, state)
-    return state
+    for _ in range(WRITE_RETRIES):
+        if table.status == "lobby":
+            return None
+        state = _cache.get(table.id, table.version)
+        if state is not None:
+            return state
+        row = db.session.execute(db.select(Table.state).where(
+            Table.id == table.id, Table.version == table.version)).first()
+        if row is not None:
+            _cache.put(table.id, table.version, row.state)
+            return row.state
+        refresh(table)  # changed since the row was read: read it again
+    raise conflict("The table is busy right now; please try again.")
 
 
 def names_of(table: Table) -> dict[int, str]:
@@ -247,7 +262,12 @@ def _change(table: Table, change) -> int:
     versioned write, retrying when a concurrent writer got there first."""
     for _ in range(WRITE_RETRIES):
         with _writing():
-            values = change(table)
+            db.session.refresh(table, ROW_FIELDS + ["players"])
+            try:
+                values = change(table)
+            except IntegrityError:  # a concurrent join took the name: look again
+                _reload(table)
+                continue
             new_version = _claim(table, table.version, **values)
             if new_version is not None:
                 db.session.commit()
@@ -556,6 +576,7 @@ def act(table: Table, viewer: Viewer, data: Any) -> dict:
     actor = _actor(table, viewer, engine, action.type, request.as_player)
     for _ in range(WRITE_RETRIES):
         with _writing():
+            refresh(table)
             if request.action_id:
                 earlier = _earlier_answer(table, viewer, request.action_id)
                 if earlier is not None:
@@ -603,6 +624,7 @@ def undo(table: Table, viewer: Viewer) -> None:
     """Take back the last action in effect (the host, or the player who made it)."""
     for _ in range(WRITE_RETRIES):
         with _writing():
+            refresh(table)
             if table.status == "lobby":
                 raise conflict("The game has not started yet.")
             effective = effective_events(table)

@@ -39,10 +39,9 @@ class Draw(StrictModel):
 
 def set_name(value: int, count: int, plural: bool = False) -> str:
     """"single 4", "pair of 5s", "pairs of 5s", "trio of 6s"."""
-    noun = SET_NAMES[count][1 if plural else 0]
     if count == 1:
         return f"single {value}s" if plural else f"single {value}"
-    return f"{noun} of {value}s"
+    return f"{SET_NAMES[count][1 if plural else 0]} of {value}s"
 
 
 def join_names(names: list[str]) -> str:

@@ -1,0 +1,151 @@
+"""Fixtures shared by every test: a real database (a fresh SQLite file, or PostgreSQL when
+COMPANION_TEST_DATABASE_URL names one), the app on it, and a real HTTP server."""
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+from flask_migrate import upgrade
+from sqlalchemy import create_engine, text
+from werkzeug.serving import make_server
+
+from companion import create_app
+from companion.extensions import db
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    """A database of this test's own: an empty PostgreSQL schema or a new SQLite file."""
+    server = os.environ.get("COMPANION_TEST_DATABASE_URL")
+    if not server:
+        yield f"sqlite:///{tmp_path / 'companion.sqlite3'}"
+        return
+    name = "t_" + uuid.uuid4().hex[:12]
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    yield server.rsplit("/", 1)[0] + "/" + name
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def make_app(database_url: str, tmp_path: Path, **overrides):
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url,
+              "SECRET_KEY": "test-secret", "RATELIMIT_ENABLED": False,
+              "PUBLIC_URL": "http://table.test:8000"}
+    config.update(overrides)
+    app = create_app(config)
+    with app.app_context():
+        upgrade(directory=str(ROOT / "migrations"))
+    return app
+
+
+@pytest.fixture
+def app(database_url, tmp_path):
+    app = make_app(database_url, tmp_path)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class LiveServer:
+    def __init__(self, app):
+        self.app = app
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = make_server("127.0.0.1", self.port, app, threaded=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.server.shutdown()
+
+
+@pytest.fixture
+def live_server(app):
+    app.config["PUBLIC_URL"] = ""
+    server = LiveServer(app).start()
+    yield server
+    server.stop()
+
+
+class Api:
+    """A small client of the JSON API over real HTTP or the test client."""
+
+    def __init__(self, base: str = "", client=None):
+        self.base = base
+        self.client = client
+
+    def call(self, method: str, path: str, token: str | None = None, json=None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if self.client is not None:
+            response = self.client.open("/api/v1" + path, method=method, json=json,
+                                        headers=headers)
+            return response.status_code, response.get_json()
+        response = requests.request(method, self.base + "/api/v1" + path, json=json,
+                                    headers=headers, timeout=30)
+        return response.status_code, response.json()
+
+    def table(self, game: str = "go-big", players=("Ann", "Ben", "Cat"), start=True,
+              seed: int = 7, options=None):
+        status, created = self.call("POST", "/tables", json={"game": game,
+                                                             "options": options or {}})
+        assert status == 201, created
+        code, host = created["code"], created["host_token"]
+        tokens, ids = {}, {}
+        for name in players:
+            status, joined = self.call("POST", f"/tables/{code}/players", json={"name": name})
+            assert status == 201, joined
+            tokens[name], ids[name] = joined["token"], joined["player"]["id"]
+        if start:
+            status, view = self.call("POST", f"/tables/{code}/start", host, {"seed": seed})
+            assert status == 200, view
+        return Seated(self, code, host, tokens, ids)
+
+
+class Seated:
+    def __init__(self, api: Api, code: str, host: str, tokens: dict, ids: dict):
+        self.api, self.code, self.host, self.tokens, self.ids = api, code, host, tokens, ids
+        self.names = {v: k for k, v in ids.items()}
+
+    def token_of(self, player_id: int) -> str:
+        return self.tokens[self.names[player_id]]
+
+    def view(self, token=None):
+        status, body = self.api.call("GET", f"/tables/{self.code}", token)
+        assert status == 200, body
+        return body
+
+    def act(self, token, **action):
+        return self.api.call("POST", f"/tables/{self.code}/actions", token, action)
+
+    def act_for_turn(self, **action):
+        turn = self.view()["turn"]
+        return self.act(self.token_of(turn), **action)
+
+
+@pytest.fixture
+def api(client):
+    return Api(client=client)

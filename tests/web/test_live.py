@@ -1,0 +1,252 @@
+"""Over real HTTP: live streams, concurrent writers, and servers that restart or crash."""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from companion import create_app, tables
+from companion.extensions import db
+from companion.models import Table
+from tests.conftest import ROOT, Api, free_port
+
+
+def read_events(response, into: queue.Queue) -> None:
+    """Parse a text/event-stream into (event, data) pairs on a queue."""
+    event, data = None, None
+    try:
+        for line in response.iter_lines(decode_unicode=True):
+            if line.startswith("event:"):
+                event = line.split(":", 1)[1].strip()
+            elif line.startswith("data:"):
+                data = json.loads(line.split(":", 1)[1])
+            elif line == "" and event:
+                into.put((event, data))
+                event, data = None, None
+    except requests.RequestException:
+        pass
+    into.put(("closed", None))
+
+
+def open_stream(url: str, token: str | None = None) -> queue.Queue:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = requests.get(url, headers=headers, stream=True, timeout=30)
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].startswith("text/event-stream")
+    events: queue.Queue = queue.Queue()
+    threading.Thread(target=read_events, args=(response, events), daemon=True).start()
+    return events
+
+
+def next_version(events: queue.Queue, above: int, timeout: float = 5) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        event, data = events.get(timeout=max(0.01, deadline - time.monotonic()))
+        if event == "version" and data["version"] > above:
+            return data["version"]
+    raise AssertionError("no newer version arrived")
+
+
+def test_the_stream_announces_every_change_at_once(live_server):
+    api = Api(live_server.url)
+    table = api.table()
+    stream_url = f"{live_server.url}/api/v1/tables/{table.code}/stream"
+    events = open_stream(stream_url, table.tokens["Ben"])
+    version = next_version(events, -1)
+    assert version == table.view()["version"]
+    started = time.monotonic()
+    table.act(table.tokens["Ann"], type="play", value=2, count=1)
+    assert next_version(events, version) == version + 1
+    assert time.monotonic() - started < 1
+
+
+def test_a_revoked_token_is_refused_by_an_open_stream(live_server):
+    api = Api(live_server.url)
+    table = api.table()
+    events = open_stream(f"{live_server.url}/api/v1/tables/{table.code}/stream",
+                         table.tokens["Ann"])
+    next_version(events, -1)
+    api.call("POST", f"/tables/{table.code}/players/{table.ids['Ann']}/rejoin", table.host)
+    seen = []
+    while True:
+        event, _ = events.get(timeout=5)
+        seen.append(event)
+        if event in ("revoked", "closed"):
+            break
+    assert "revoked" in seen
+    response = requests.get(f"{live_server.url}/api/v1/tables/{table.code}/stream",
+                            headers={"Authorization": f"Bearer {table.tokens['Ann']}"}, timeout=5)
+    assert response.status_code == 401
+
+
+def test_conflicting_actions_at_once_apply_exactly_once_per_version(live_server):
+    api = Api(live_server.url)
+    table = api.table(players=("Ann", "Ben"))
+    ann = table.tokens["Ann"]
+    for round_ in range(5):
+        version = table.view()["version"]
+        step = table.view(ann)["state"]["step"]
+        action = ({"type": "play", "value": 1 + round_ % 7, "count": 1} if step == "play"
+                  else {"type": "draw", "source": "deck"})
+        barrier = threading.Barrier(6)
+        answers = []
+
+        def post(n: int) -> None:
+            barrier.wait()
+            answers.append(table.act(ann if n else table.tokens["Ann"], version=version,
+                                     **action))
+
+        threads = [threading.Thread(target=post, args=(n,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        statuses = sorted(status for status, _ in answers)
+        assert statuses.count(200) == 1, statuses
+        assert all(status == 409 for status in statuses if status != 200)
+        assert all(body["error"]["code"] == "stale" and body["table"]["version"] == version + 1
+                   for status, body in answers if status == 409)
+        if table.view(ann)["turn"] != table.ids["Ann"]:
+            table.act(table.tokens["Ben"], type="play", value=1, count=1)
+            table.act(table.tokens["Ben"], type="draw", source="deck")
+    status, log = api.call("GET", f"/tables/{table.code}/log")
+    assert [e["seq"] for e in log["events"]] == list(range(1, len(log["events"]) + 1))
+
+
+def test_double_taps_with_one_action_id_apply_once(live_server):
+    api = Api(live_server.url)
+    table = api.table()
+    barrier = threading.Barrier(5)
+    answers = []
+
+    def tap() -> None:
+        barrier.wait()
+        answers.append(table.act(table.tokens["Ann"], type="play", value=5, count=1,
+                                 action_id="same-tap"))
+
+    threads = [threading.Thread(target=tap) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [status for status, _ in answers] == [200] * 5
+    assert len({body["version"] for _, body in answers}) == 1
+    status, log = api.call("GET", f"/tables/{table.code}/log")
+    assert len(log["events"]) == 1
+
+
+def test_a_new_app_on_the_same_database_continues_every_table(app, database_url, tmp_path):
+    api = Api(client=app.test_client())
+    table = api.table()
+    table.act(table.tokens["Ann"], type="play", value=6, count=2)
+    before = table.view(table.tokens["Ann"])
+    with app.app_context():
+        db.engine.dispose()
+    from tests.conftest import make_app
+    again = make_app(database_url, tmp_path)
+    table.api = Api(client=again.test_client())
+    assert table.view(table.tokens["Ann"]) == before
+    assert table.act(table.tokens["Ann"], type="draw", source="deck")[0] == 200
+    with again.app_context():
+        stored = db.session.execute(db.select(Table).where(Table.code == table.code)).scalar_one()
+        assert tables.replay(stored, tables.effective_events(stored)) == stored.state
+
+
+# -- real server processes ----------------------------------------------------------
+
+class ServerProcess:
+    """`gunicorn -c gunicorn.conf.py wsgi:app`, as in production, on a port of its own."""
+
+    def __init__(self, database_url: str, workers: int = 1):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = dict(os.environ, DATABASE_URL=database_url, PORT=str(self.port),
+                        HOST="127.0.0.1", WEB_CONCURRENCY=str(workers),
+                        COMPANION_THREADS="16", SECRET_KEY="test-secret",
+                        COMPANION_RATELIMIT="off")
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> "ServerProcess":
+        self.process = subprocess.Popen(
+            [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py", "wsgi:app"],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(self.url + "/", timeout=1).status_code == 200:
+                    return self
+            except requests.RequestException:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def server_database(database_url):
+    return database_url
+
+
+def test_a_move_through_one_server_reaches_a_phone_on_another(server_database):
+    one = ServerProcess(server_database).start()
+    two = ServerProcess(server_database).start()
+    try:
+        table = Api(one.url).table()
+        events = open_stream(f"{two.url}/api/v1/tables/{table.code}/stream", table.tokens["Ben"])
+        version = next_version(events, -1)
+        started = time.monotonic()
+        table.act(table.tokens["Ann"], type="play", value=4, count=1)
+        assert next_version(events, version) == version + 1
+        assert time.monotonic() - started < 1.0
+    finally:
+        one.stop()
+        two.stop()
+
+
+def test_stopping_and_killing_the_server_loses_nothing(server_database):
+    server = ServerProcess(server_database).start()
+    try:
+        api = Api(server.url)
+        table = api.table(players=("Ann", "Ben"))
+        acknowledged = 0
+        for round_ in range(6):
+            view = table.view()
+            token = table.token_of(view["turn"])
+            action = table.view(token)["actions"][0]
+            if action["type"] == "play":
+                status, _ = table.act(token, type="play", **action["sets"][round_ % 3])
+            else:
+                status, _ = table.act(token, type="draw", source=action["source"][0])
+            assert status == 200
+            acknowledged += 1
+            before = table.view(token)
+            if round_ % 2:
+                server.kill()
+            else:
+                server.stop()
+            server.start()
+            assert table.view(token) == before
+        status, log = api.call("GET", f"/tables/{table.code}/log")
+        assert len(log["events"]) == acknowledged
+    finally:
+        server.stop()
