@@ -65,6 +65,8 @@ def read(engine: Game, form: MultiDict) -> dict:
     which depend on the number of players and are settled at the start)."""
     chosen: dict[str, Any] = {}
     for field in fields(engine):
+        if field.kind not in ("checkbox", "choices") and field.name not in form:
+            continue
         if field.kind == "checkbox":
             value: Any = field.name in form
         elif field.kind == "choices":
