@@ -12,7 +12,7 @@ import pytest
 import requests
 from flask_migrate import upgrade
 from sqlalchemy import create_engine, text
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion import create_app
 from companion.extensions import db
@@ -67,12 +67,18 @@ def client(app):
     return app.test_client()
 
 
+class QuietHandler(WSGIRequestHandler):
+    def log_request(self, *args, **kwargs) -> None:
+        pass
+
+
 class LiveServer:
     def __init__(self, app):
         self.app = app
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = make_server("127.0.0.1", self.port, app, threaded=True)
+        self.server = make_server("127.0.0.1", self.port, app, threaded=True,
+                                  request_handler=QuietHandler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def start(self):

@@ -18,7 +18,7 @@ from .live_stream import event_stream
 bp = Blueprint("screens", __name__, url_prefix="/t/<code>")
 
 LOG_LINES = 6
-ENVELOPE = {"csrf_token", "screen"}
+ENVELOPE = {"csrf_token", "screen", "since"}
 
 
 def game_folder(table: Table) -> str:

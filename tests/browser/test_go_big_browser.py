@@ -1,0 +1,86 @@
+"""A host and three phones play Go Big in Chromium, as a group at a table would."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import screenshot
+from tests.conftest import Api, Seated
+
+
+def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, new_phone):
+    host = new_phone(1280, 800)
+    host.goto(live_server.url + "/")
+    host.get_by_role("link", name=re.compile("Go Big")).click()
+    host.get_by_label("Copies of each value").fill("4")
+    host.get_by_role("button", name="Create the table").click()
+    expect(host.locator(".room-code")).to_have_text(re.compile(r"^[A-Z]{4}$"))
+    code = host.locator(".room-code").inner_text()
+    join_link = host.locator(".join-link").inner_text()
+    assert join_link.endswith(f"/j/{code}")
+    expect(host.locator(".qr svg")).to_be_visible()
+
+    phones = {}
+    for name in ("Ann", "Ben", "Cat"):
+        phone = new_phone()
+        phone.goto(join_link.replace(join_link.split("/j/")[0], live_server.url))
+        phone.get_by_label("Your name").fill(name)
+        phone.get_by_role("button", name="Take a seat").click()
+        expect(phone.get_by_text("Waiting for the host to start")).to_be_visible()
+        phones[name] = phone
+        # The host screen's list updates live.
+        expect(host.locator(".players .player-name", has_text=name)).to_be_visible()
+    screenshot(host, "go-big-host-lobby")
+
+    host.get_by_role("button", name="Start the game").click()
+    ann, ben, cat = phones["Ann"], phones["Ben"], phones["Cat"]
+    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
+
+    # Ann: the set, confirm, the draw: three taps.
+    ann.get_by_role("button", name="Play 2 × 5").click()
+    expect(ann.locator(".confirm-box")).to_contain_text("beats nothing.")
+    ann.get_by_role("button", name="Confirm").click()
+    expect(ben.locator(".log")).to_contain_text("Ann played a pair of 5s.")  # no reload
+    expect(host.locator(".log")).to_contain_text("Ann played a pair of 5s.")
+    ann.get_by_role("button", name=re.compile("From the deck")).click()
+    expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
+    screenshot(ann, "go-big-phone-after-turn")
+
+    # Ben previews what his pair of 2s would beat before confirming.
+    ben.get_by_role("button", name="Play 2 × 2").click()
+    expect(ben.locator(".confirm-box")).to_contain_text("beats Ann's pair of 5s.")
+    ben.get_by_role("button", name="Confirm").click()
+    expect(cat.locator(".log")).to_contain_text("Ben played a pair of 2s, beating Ann's pair of 5s.")
+    expect(ann.locator(".seat.mine .display")).to_contain_text("no display")
+
+    # Ben's phone sleeps through a move and catches up when it wakes.
+    ben.get_by_role("button", name=re.compile("From the market")).click()
+    expect(cat.locator(".turn")).to_have_text(re.compile("Your turn"))
+
+    # Play the rest through the API with the phones' own seats, then every screen ends.
+    cookies = {c["name"]: c["value"] for p in phones.values() for c in p.context.cookies()}
+    tokens = {name: next(c["value"] for c in phones[name].context.cookies()
+                         if c["name"] == f"companion_{code}") for name in phones}
+    api = Api(live_server.url)
+    ids = {p["name"]: p["id"] for p in api.call("GET", f"/tables/{code}")[1]["players"]}
+    table = Seated(api, code, "", tokens, ids)
+    for _ in range(200):
+        view = table.view()
+        if view["status"] == "finished":
+            break
+        token = table.token_of(view["turn"])
+        action = table.view(token)["actions"][0]
+        if action["type"] == "play":
+            table.act(token, type="play", **action["sets"][0])
+        else:
+            table.act(token, type="draw", source=action["source"][0])
+    assert table.view()["status"] == "finished"
+    for page in (ann, ben, cat, host):
+        expect(page.locator(".result")).to_be_visible()
+        expect(page.locator(".result .explanation")).not_to_be_empty()
+    expect(host.locator(".seat").first).to_contain_text("=")  # every bank revealed
+    screenshot(ann, "go-big-phone-result")
+    screenshot(host, "go-big-host-result")
+    assert cookies
