@@ -59,6 +59,8 @@ class GoBig(Game):
     Action = Annotated[Union[Play, Draw], Field(discriminator="type")]
 
     def setup(self, players: list[int], options: Options, rng: random.Random) -> State:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalAction(f"Go Big is for {self.min_players} to {self.max_players} players.")
         total = options.copies_per_value * len(VALUES)
         deck = total - HAND_SIZE * len(players) - MARKET_SIZE
         if deck < 0:
