@@ -13,6 +13,7 @@ STATUS = {
     "conflict": 409,
     "too_many_requests": 429,
     "illegal": 422,
+    "internal": 500,
 }
 
 

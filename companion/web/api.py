@@ -22,7 +22,10 @@ def body() -> dict:
         return {}
     if not request.is_json:
         raise bad_request("Send JSON, with Content-Type: application/json.")
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        data = None
     if not isinstance(data, dict):
         raise bad_request("The body must be a JSON object.")
     return data

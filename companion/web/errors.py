@@ -46,6 +46,13 @@ def register(app: Flask) -> None:
         response = respond(error)
         return response[0], exc.code
 
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        app.logger.exception("Unexpected error on %s %s", request.method, request.path)
+        error = CompanionError("internal", "Something went wrong on the server; "
+                               "nothing was changed. Please try again.")
+        return respond(error)[0], 500
+
     @app.after_request
     def security_headers(response):
         response.headers.setdefault("Content-Security-Policy", CSP)

@@ -322,3 +322,10 @@ def test_rejoin_issues_a_new_token_and_revokes_the_old(api):
     assert body["rejoin_url"].endswith(f"/r/{table.code}#{body['token']}")
     assert api.call("GET", f"/tables/{table.code}", old)[0] == 401
     assert table.view(body["token"])["you"] == table.ids["Ann"]
+
+
+def test_deeply_nested_json_is_a_bad_request(client):
+    body = "[" * 30000 + "]" * 30000
+    response = client.post("/api/v1/tables", data=body, content_type="application/json")
+    assert response.status_code in (400, 413)
+    assert response.json["error"]["code"] == "bad_request"
