@@ -1,8 +1,9 @@
 """The game registry: game id -> engine. Only games that are really built are listed."""
 from .engine import Game
+from .big_top import BigTop
 from .go_big import GoBig
 
-GAMES: dict[str, Game] = {game.id: game for game in (GoBig(),)}
+GAMES: dict[str, Game] = {game.id: game for game in (GoBig(), BigTop())}
 
 
 def get_game(game_id: str) -> Game | None:

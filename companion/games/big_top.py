@@ -659,6 +659,31 @@ class BigTop(Game):
                     f"(the rulebook has no tie-break).")
         return f"{names} wins with {amount}, the most {span}."
 
+    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
+        if player not in self.waiting_for(state):
+            return None
+        if state["step"] == "hands":
+            return {"type": "hand", "cards": self._bot_hand(state, player)}
+        if state["step"] == "receipts":
+            values = list(RECEIPT_VALUES)
+            rng.shuffle(values)
+            return {"type": "receipts", "receipts": dict(zip(SUITS, values))}
+        template = rng.choice(self.actions(state, player))
+        if template["type"] == "pass":
+            return {"type": "pass"}
+        return {"type": template["type"], "card": rng.choice(template["card"])}
+
+    @staticmethod
+    def _bot_hand(state: State, player: int) -> list[str]:
+        """The bots' deal: one shuffle per deal, dealt one card at a time from the left of
+        the dealer, so every bot enters its share of the same 52 cards."""
+        deck = list(DECK)
+        random.Random(f"bot-deal:{state['deal']}").shuffle(deck)
+        seats = len(state["seats"])
+        index = [s["player"] for s in state["seats"]].index(player)
+        offset = (index - state["dealer_seat"] - 1) % seats
+        return deck[offset::seats]
+
     def secrets(self, state: State) -> dict[int, list]:
         # Cards named by a failed hand check are public by design (never their holder).
         flagged = set()

@@ -193,6 +193,12 @@ class Game:
         """The final standings once the game is over, else None."""
         raise NotImplementedError
 
+    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
+        """A legal action for `player` chosen with `rng`, as posted data, or None when
+        nothing is awaited from them: the bot that plays seeded games in the trust suite
+        and the benchmark, through the same API as a phone."""
+        raise NotImplementedError
+
     def secrets(self, state: State) -> dict[int, list[Any]]:
         """Per player, the values no one else may see yet (for the secrecy tests): every
         view, fragment, log line and error for another viewer must not contain them."""

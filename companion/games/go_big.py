@@ -267,6 +267,13 @@ class GoBig(Game):
                     f"{max(s.tiebreak['bank_cards'] for s in rivals)}).")
         return f"{names} wins with the highest banked total, {top_score}."
 
+    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
+        for template in self.actions(state, player):
+            if template["type"] == "play":
+                return {"type": "play", **rng.choice(template["sets"])}
+            return {"type": "draw", "source": rng.choice(template["source"])}
+        return None
+
     def secrets(self, state: State) -> dict[int, list]:
         if state["finished"] or state["open_banks"]:
             return {}

@@ -1,0 +1,68 @@
+"""Money between the Bank and the players. The money is conserved: what leaves the Bank
+goes to a player and back. The Bank paying its last bill ends the game at once."""
+from __future__ import annotations
+
+from ..engine import State
+
+
+def is_over(state: State) -> bool:
+    return state["step"] == "over"
+
+
+def seat_of(state: State, player: int) -> dict | None:
+    return next((seat for seat in state["seats"] if seat["player"] == player), None)
+
+
+def seats_from_roller(state: State) -> list[dict]:
+    """The seats in collection order: the roller first, then clockwise."""
+    seats = state["seats"]
+    return [seats[(state["roller"] + step) % len(seats)] for step in range(len(seats))]
+
+
+def roller_seat(state: State) -> dict:
+    return state["seats"][state["roller"]]
+
+
+def collect(state: State, seat: dict, amount: int, reason: str) -> int:
+    """The Bank pays `amount`, or what it has left; returns what was paid. Emptying the
+    Bank ends the game with this player holding the last bill."""
+    paid = min(amount, state["bank"])
+    state["bank"] -= paid
+    seat["money"] += paid
+    state["ledger"].append({"player": seat["player"], "amount": paid, "reason": reason})
+    if paid and state["bank"] == 0:
+        end_game(state, seat["player"])
+    return paid
+
+
+def pay(state: State, seat: dict, amount: int, reason: str) -> int:
+    """The player pays the Bank `amount`; one who owes more than they have pays all they
+    have and the rest is ignored. Returns what was paid."""
+    paid = min(amount, seat["money"])
+    seat["money"] -= paid
+    state["bank"] += paid
+    state["ledger"].append({"player": seat["player"], "amount": -paid, "reason": reason})
+    return paid
+
+
+def end_game(state: State, last_bill: int) -> None:
+    state["step"] = "over"
+    state["last_bill"] = last_bill
+    state["refill_slot"] = None
+    if state["pending"] is not None:
+        state["biz_news"]["discard"].append(state["pending"]["card"])
+        state["pending"] = None
+
+
+def collected_text(owed: int, paid: int) -> str:
+    """"85", or "40 of 85 (all the Bank had left)"."""
+    return str(owed) if paid == owed else f"{paid} of {owed} (all the Bank had left)"
+
+
+def paid_text(owed: int, paid: int) -> str:
+    """"15", or "7, all they have (15 owed)"."""
+    if paid == owed:
+        return str(owed)
+    if paid == 0:
+        return f"nothing: they have no money ({owed} owed)"
+    return f"{paid}, all they have ({owed} owed)"

@@ -1,0 +1,274 @@
+"""Biz News: drawing a card and applying its effect, with the rulebook's clarifications.
+
+- All money is paid to the Bank; a player who owes more than they have pays all they have.
+- Antitrust Fine (fine_largest_industry): a player whose largest industries tie chooses.
+- Bubble Burst, Demerger, Liquidation (rolled effects): the roller rolls the Industry die
+  and reports it; a Biz News face is rolled again.
+- Demerger (roll_then_discard): a player whose highest-priced Assets tie chooses one.
+- Liquidation: every player tied for the most Assets of the industry discards them.
+- Global Recession (pay_per_industry): the cap is the most a player pays.
+
+A choice that belongs to a player is a prompt on that player's phone; the card stays
+current until every prompt is answered.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from ..engine import Note, State
+from .assets import (INDUSTRY_NAMES, assets_of, discard, discard_all, find_owned,
+                     industries_owned, label)
+from .bank import (collect, collected_text, is_over, pay, paid_text, roller_seat, seat_of,
+                   seats_from_roller)
+from .models import BIZ_NEWS_FACE, INDUSTRIES, ROLLED_EFFECTS
+
+ROLL_CHOICES = [*INDUSTRIES, BIZ_NEWS_FACE]
+
+
+def draw(state: State, rng: random.Random) -> list[Note]:
+    """Draw the top card (reshuffling the discard pile into an empty deck), show it and
+    start its effect."""
+    news = state["biz_news"]
+    if not news["deck"] and not news["discard"]:
+        state["step"] = "number_dice"
+        return [Note("Biz News came up, but this game has no Biz News cards.")]
+    notes = []
+    if not news["deck"]:
+        news["deck"], news["discard"] = news["discard"], []
+        rng.shuffle(news["deck"])
+        notes.append(Note("The Biz News deck is empty: the discard pile is shuffled into a "
+                          "new deck."))
+    card_index = news["deck"].pop(0)
+    news["last"] = card_index
+    card = news["cards"][card_index]
+    notes.append(Note(f"Biz News: {card['name']}. {card['text']}".strip(), reveal=True))
+    state["pending"] = {"card": card_index, "industry": None, "prompts": []}
+    effect = card["effect"]
+    if effect["kind"] in ROLLED_EFFECTS:
+        roller = roller_seat(state)["player"]
+        _ask(state, roller, "roll", f"{card['name']}: roll the Industry die and enter the "
+             "face (Biz News: roll again).", ROLL_CHOICES,
+             {face: INDUSTRY_NAMES.get(face, "Biz News") for face in ROLL_CHOICES})
+    else:
+        notes += EFFECTS[effect["kind"]](state, effect, None)
+    return notes + _finish_if_settled(state)
+
+
+def current_card(state: State) -> dict:
+    return state["biz_news"]["cards"][state["pending"]["card"]]
+
+
+def prompt_for(state: State, player: int | None) -> dict | None:
+    pending = state["pending"]
+    if pending is None:
+        return None
+    return next((p for p in pending["prompts"] if p["player"] == player), None)
+
+
+def answer(state: State, player: int, choice: str) -> list[Note]:
+    """Apply a player's answer to their prompt (already checked to be one of its choices)."""
+    prompt = prompt_for(state, player)
+    seat = seat_of(state, player)
+    if prompt["kind"] == "roll" and choice == BIZ_NEWS_FACE:
+        return [Note(f"{{name:{player}}} rolled Biz News: roll the Industry die again.")]
+    state["pending"]["prompts"].remove(prompt)
+    notes = ANSWERS[prompt["kind"]](state, seat, choice)
+    return notes + _finish_if_settled(state)
+
+
+def _ask(state: State, player: int, kind: str, prompt: str, choices: list[str],
+         labels: dict[str, str]) -> None:
+    state["pending"]["prompts"].append({"player": player, "kind": kind, "prompt": prompt,
+                                        "choices": choices, "labels": labels})
+
+
+def _finish_if_settled(state: State) -> list[Note]:
+    """Once nothing is left to ask, the card is discarded and the turn goes on."""
+    pending = state["pending"]
+    if is_over(state) or pending is None or pending["prompts"]:
+        return []
+    state["biz_news"]["discard"].append(pending["card"])
+    state["pending"] = None
+    state["step"] = "number_dice"
+    return [Note(f"{{name:{roller_seat(state)['player']}}} rolls the number dice.")]
+
+
+def _affected(state: State, effect: dict) -> list[dict]:
+    if effect.get("who") == "roller":
+        return [roller_seat(state)]
+    return seats_from_roller(state)
+
+
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def _charge(state: State, seat: dict, owed: int, why: str) -> Note:
+    card = current_card(state)["name"]
+    paid = pay(state, seat, owed, f"{card}: {why}")
+    return Note(f"{{name:{seat['player']}}} pays {paid_text(owed, paid)} for {card} ({why}).")
+
+
+# -- the effects: each returns its notes and may ask players ---------------------------
+def _pay_per_asset(state: State, effect: dict, industry: str | None) -> list[Note]:
+    notes = []
+    for seat in _affected(state, effect):
+        count = len(seat["assets"])
+        owed = effect["amount"] * count
+        why = f"{_plural(count, 'Asset')} x {effect['amount']}"
+        if not owed:
+            continue
+        if effect["payer"] == "player":
+            notes.append(_charge(state, seat, owed, why))
+            continue
+        card = current_card(state)["name"]
+        paid = collect(state, seat, owed, f"{card}: {why}")
+        notes.append(Note(f"{{name:{seat['player']}}} collects {collected_text(owed, paid)} "
+                          f"for {card} ({why})."))
+        if is_over(state):
+            break
+    return notes or [Note("Nobody pays or collects anything.")]
+
+
+def _pay_per_industry(state: State, effect: dict, industry: str | None) -> list[Note]:
+    notes = []
+    for seat in _affected(state, effect):
+        count = len(industries_owned(seat))
+        owed = effect["amount"] * count
+        why = f"{_plural(count, 'industry', 'industries')} x {effect['amount']}"
+        if effect["cap"] is not None and owed > effect["cap"]:
+            owed = effect["cap"]
+            why += f", at most {effect['cap']}"
+        if owed:
+            notes.append(_charge(state, seat, owed, why))
+    return notes or [Note("Nobody owns anything to pay for.")]
+
+
+def _fine_largest_industry(state: State, effect: dict, industry: str | None) -> list[Note]:
+    notes = []
+    for seat in _affected(state, effect):
+        counts = {ind: len(assets_of(seat, ind)) for ind in industries_owned(seat)}
+        if not counts:
+            continue
+        most = max(counts.values())
+        largest = [ind for ind, count in counts.items() if count == most]
+        if len(largest) == 1:
+            notes.append(_fine(state, seat, largest[0], effect["amount"]))
+            continue
+        fine = effect["amount"] * most
+        _ask(state, seat["player"], "fine_industry",
+             f"{current_card(state)['name']}: your largest industries are tied. Choose the one "
+             "you pay the fine for.", largest,
+             {ind: f"{INDUSTRY_NAMES[ind]}: {_plural(most, 'Asset')}, fine {fine}"
+              for ind in largest})
+        notes.append(Note(f"{{name:{seat['player']}}} chooses which tied industry to pay the "
+                          "fine for."))
+    return notes or [Note("Nobody owns an Asset to be fined for.")]
+
+
+def _fine(state: State, seat: dict, industry: str, per_asset: int) -> Note:
+    count = len(assets_of(seat, industry))
+    return _charge(state, seat, per_asset * count,
+                   f"{_plural(count, INDUSTRY_NAMES[industry] + ' Asset')} x {per_asset}")
+
+
+def _roll_then_pay(state: State, effect: dict, industry: str) -> list[Note]:
+    notes = []
+    for seat in _affected(state, effect):
+        count = len(assets_of(seat, industry))
+        if count:
+            notes.append(_charge(state, seat, effect["amount"] * count,
+                                 f"{_plural(count, INDUSTRY_NAMES[industry] + ' Asset')} x "
+                                 f"{effect['amount']}"))
+    return notes or [Note(f"Nobody owns a {INDUSTRY_NAMES[industry]} Asset.")]
+
+
+def _roll_then_discard(state: State, effect: dict, industry: str) -> list[Note]:
+    notes = []
+    for seat in _affected(state, effect):
+        owned = assets_of(seat, industry, discardable_only=True)
+        if not owned:
+            continue
+        top_price = max(asset["price"] for asset in owned)
+        tied = [asset for asset in owned if asset["price"] == top_price]
+        if len(tied) == 1:
+            notes.append(_discard_note(state, seat, tied[0]))
+            continue
+        _ask(state, seat["player"], "discard_asset",
+             f"{current_card(state)['name']}: your highest-priced "
+             f"{INDUSTRY_NAMES[industry]} Assets are tied. Choose the one to discard.",
+             [str(asset["id"]) for asset in tied],
+             {str(asset["id"]): f"{label(asset)} (price {asset['price']}, pays "
+                                f"{asset['payout']})" for asset in tied})
+        notes.append(Note(f"{{name:{seat['player']}}} chooses which tied Asset to discard."))
+    return notes or [Note(f"Nobody owns a {INDUSTRY_NAMES[industry]} Asset card.")]
+
+
+def _discard_note(state: State, seat: dict, asset: dict) -> Note:
+    name = label(asset)
+    where = discard(state, seat, asset)
+    return Note(f"{{name:{seat['player']}}}'s {name} {where}.")
+
+
+def _liquidation(state: State, effect: dict, industry: str) -> list[Note]:
+    holdings = {seat["player"]: assets_of(seat, industry, discardable_only=True)
+                for seat in seats_from_roller(state)}
+    most = max(len(owned) for owned in holdings.values())
+    if not most:
+        return [Note(f"Nobody owns a {INDUSTRY_NAMES[industry]} Asset card.")]
+    notes = []
+    for seat in seats_from_roller(state):
+        owned = holdings[seat["player"]]
+        if len(owned) == most:
+            notes.append(Note(f"{{name:{seat['player']}}} owns the most "
+                              f"{INDUSTRY_NAMES[industry]} Assets ({most}): "
+                              f"{discard_all(state, seat, owned)}."))
+    return notes
+
+
+def _manual(state: State, effect: dict, industry: str | None) -> list[Note]:
+    return [Note("The host applies this card by hand with a Bank adjustment.")]
+
+
+EffectFunction = Callable[[State, dict, "str | None"], list[Note]]
+EFFECTS: dict[str, EffectFunction] = {
+    "pay_per_asset": _pay_per_asset,
+    "pay_per_industry": _pay_per_industry,
+    "fine_largest_industry": _fine_largest_industry,
+    "roll_then_pay": _roll_then_pay,
+    "roll_then_discard": _roll_then_discard,
+    "liquidation": _liquidation,
+    "manual": _manual,
+}
+
+
+# -- the answers to prompts --------------------------------------------------------------
+def _answer_roll(state: State, seat: dict, face: str) -> list[Note]:
+    state["pending"]["industry"] = face
+    card = current_card(state)
+    note = Note(f"{{name:{seat['player']}}} rolled {INDUSTRY_NAMES[face]} for {card['name']}.")
+    return [note, *EFFECTS[card["effect"]["kind"]](state, card["effect"], face)]
+
+
+def _answer_fine_industry(state: State, seat: dict, industry: str) -> list[Note]:
+    return [_fine(state, seat, industry, current_card(state)["effect"]["amount"])]
+
+
+def _answer_discard_asset(state: State, seat: dict, asset_id: str) -> list[Note]:
+    return [_discard_note(state, seat, find_owned(seat, int(asset_id)))]
+
+
+ANSWERS: dict[str, Callable[[State, dict, str], list[Note]]] = {
+    "roll": _answer_roll,
+    "fine_industry": _answer_fine_industry,
+    "discard_asset": _answer_discard_asset,
+}
+
+
+def asset_ids_in_prompts(state: State) -> set[int]:
+    """Assets a Demerger prompt is waiting on (the host may not discard them meanwhile)."""
+    if state["pending"] is None:
+        return set()
+    return {int(choice) for prompt in state["pending"]["prompts"]
+            if prompt["kind"] == "discard_asset" for choice in prompt["choices"]}

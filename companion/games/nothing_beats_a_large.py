@@ -1,0 +1,533 @@
+"""Nothing Beats a Large: the app deals trios and goals, referees casts and keeps secrets.
+
+Rulebook: nothing-beats-a-large.txt; rulings: RULINGS.md (Nothing Beats a Large). The
+players hold the real pyramids; the app mirrors who holds which piece, so a steal is the
+piece the thief reports taking.
+
+What the rulebook and the rulings leave open, decided here:
+- Every steal is an action of the thief (they choose the piece). Steals wait in a queue
+  and are taken one at a time: first the cast winner's steal, then the steals of any
+  player left with no pieces.
+- A player left with zero pieces queues one steal from each other player who has pieces
+  at that moment, clockwise from the player's left. If a victim has no pieces left when
+  their turn in the queue comes, that steal is skipped. Whenever the queue runs dry
+  while someone still has no pieces, that player (the first in seat order) queues their
+  steals again, so no one starts a challenge with zero pieces. With at least 9 pieces
+  among at most 5 players a player at zero always finds someone to steal from.
+- Goals are checked after every steal, for every player, clockwise from the thief (only
+  the thief gained a piece, so no two players can ever complete a goal at the same
+  moment). A goal counts when the player holds the whole trio at a check; when a first
+  goal is completed the second is checked at once, so a player who already holds a trio
+  of the other colour wins on the spot.
+- The game ends the moment someone completes a second goal; pending steals are dropped.
+- A tie is decided by the piece counts at the moment of the cast. On equal counts the
+  same two players cast again (a new round); nothing moves.
+- The loser of a cast challenges next; opponents are the players who did not cast (with
+  two players, the other player). The first challenge may go to anyone.
+- On the phones a locked cast cannot be changed, and the reveal is a `reveal` note. By
+  hand, the pieces were already shown at the table, so the recorded cast is not a reveal
+  note and a mistyped record can be undone.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from typing import Annotated, Literal, Optional, Union
+
+from pydantic import Field, StringConstraints, field_validator
+
+from .engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+                     StrictModel)
+
+COLORS = ("red", "yellow", "green", "blue", "black")
+SIZES = ("L", "M", "S")
+NOTHING = "N"  # the size of an empty hand in a cast
+SIZE_NAMES = {"L": "Large", "M": "Medium", "S": "Small", NOTHING: "Nothing"}
+BEATS = {"L": {"M", "S"}, "M": {"S", NOTHING}, "S": {NOTHING}, NOTHING: {"L"}}
+MAX_PLAYER_ID = 2 ** 53
+
+Color = Literal["red", "yellow", "green", "blue", "black"]
+Piece = Annotated[str, StringConstraints(pattern=rf"^({'|'.join(COLORS)})-[LMS]$",
+                                         max_length=8)]
+PlayerId = Annotated[int, Field(ge=0, le=MAX_PLAYER_ID)]
+
+
+class Options(StrictModel):
+    colors: list[Color] = Field(
+        default_factory=lambda: list(COLORS), min_length=3, max_length=5,
+        title="Colours in play",
+        description="One colour per player, at least 3: 3 colours for 2 or 3 players, "
+                    "4 for 4, all 5 for 5. Set the other pyramids aside.")
+    casting: Literal["phones", "by-hand"] = Field(
+        "phones", title="How to cast",
+        description="On the phones: each caster picks a piece (or nothing) in secret and "
+                    "both are revealed together. By hand: the casters reveal real pieces "
+                    "and one of them records both.")
+
+    @field_validator("colors")
+    @classmethod
+    def _distinct(cls, colors: list[str]) -> list[str]:
+        if len(set(colors)) != len(colors):
+            raise ValueError("each colour can be chosen only once")
+        return colors
+
+
+class Challenge(StrictModel):
+    type: Literal["challenge"]
+    opponent: PlayerId
+
+
+class Cast(StrictModel):
+    type: Literal["cast"]
+    piece: Optional[Piece]
+
+
+class RecordCast(StrictModel):
+    type: Literal["record_cast"]
+    pieces: dict[PlayerId, Optional[Piece]] = Field(min_length=2, max_length=2)
+
+
+class Steal(StrictModel):
+    type: Literal["steal"]
+    piece: Piece
+
+
+def size_of(piece: str | None) -> str:
+    return NOTHING if piece is None else piece.split("-")[1]
+
+
+def color_of(piece: str) -> str:
+    return piece.split("-")[0]
+
+
+def piece_label(piece: str | None) -> str:
+    """"Nothing", "the red Large"."""
+    if piece is None:
+        return "Nothing"
+    return f"the {color_of(piece)} {SIZE_NAMES[size_of(piece)]}"
+
+
+def sorted_pieces(pieces: list[str]) -> list[str]:
+    return sorted(pieces, key=lambda p: (COLORS.index(color_of(p)), SIZES.index(size_of(p))))
+
+
+def deal_trios(colors: list[str], rng: random.Random) -> list[list[str]]:
+    """One trio per colour: a Large, a Medium and a Small of three different colours,
+    every piece used once. Rejection sampling keeps every valid deal equally likely."""
+    while True:
+        by_size = [rng.sample(colors, len(colors)) for _ in SIZES]
+        trios = list(zip(*by_size))
+        if all(len(set(trio)) == len(SIZES) for trio in trios):
+            return [[f"{color}-{size}" for color, size in zip(trio, SIZES)]
+                    for trio in trios]
+
+
+def beats_phrase(winner: str, loser: str) -> str:
+    if winner == NOTHING:
+        return "Nothing beats a Large"  # the only thing Nothing beats
+    return f"{SIZE_NAMES[winner]} beats {SIZE_NAMES[loser]}"
+
+
+def cast_outcome(picks: dict[int, str | None],
+                 counts: dict[int, int]) -> tuple[int | None, str]:
+    """(winner or None for a recast, why) for a cast between the two keys of `picks`."""
+    first, second = picks
+    size_a, size_b = size_of(picks[first]), size_of(picks[second])
+    if size_a != size_b:
+        if size_b in BEATS[size_a]:
+            return first, beats_phrase(size_a, size_b)
+        return second, beats_phrase(size_b, size_a)
+    tie = f"Tie (both {SIZE_NAMES[size_a]})"
+    if counts[first] == counts[second]:
+        count = counts[first]
+        return None, f"{tie} and {count} piece{'s' if count != 1 else ''} each: cast again"
+    winner = min(picks, key=counts.get)
+    loser = second if winner == first else first
+    return winner, (f"{tie}: {{name:{winner}}} has fewer pieces "
+                    f"({counts[winner]} against {counts[loser]})")
+
+
+def remove_one(items: list, value) -> list:
+    rest = list(items)
+    rest.remove(value)
+    return rest
+
+
+class NothingBeatsALarge(Game):
+    id = "nothing-beats-a-large"
+    title = "Nothing Beats a Large"
+    min_players = 2
+    max_players = 5
+    Options = Options
+    Action = Annotated[Union[Challenge, Cast, RecordCast, Steal], Field(discriminator="type")]
+    secret_actions = frozenset({"cast"})
+
+    def default_options(self, player_count: int | None = None) -> Options:
+        if player_count is None:
+            return Options()
+        return Options(colors=list(COLORS[:max(3, player_count)]))
+
+    def setup(self, players: list[int], options: Options, rng: random.Random) -> State:
+        count = len(players)
+        if not self.min_players <= count <= self.max_players:
+            raise IllegalAction("Nothing Beats a Large is for 2 to 5 players.")
+        needed = max(3, count)
+        if len(options.colors) != needed:
+            raise IllegalAction(f"With {count} players, play with {needed} colours (one per "
+                                f"player, at least 3), not {len(options.colors)}.")
+        colors = [c for c in COLORS if c in options.colors]
+        trios = deal_trios(colors, rng)
+        hands = trios[:count]
+        if count == 2:
+            extra_large, extra_medium_and_small = trios[2][:1], trios[2][1:]
+            gets_large = rng.randrange(2)
+            hands[gets_large] = hands[gets_large] + extra_large
+            hands[1 - gets_large] = hands[1 - gets_large] + extra_medium_and_small
+        goal_cards = [color for color in colors for _ in range(2)]
+        rng.shuffle(goal_cards)
+        return {
+            "colors": colors,
+            "casting": options.casting,
+            "step": "challenge",
+            "challenger": players[0],
+            "cast": None,        # {"between", "round", "picks": {ID: piece}, "revealed"}
+            "last_cast": None,   # the latest revealed cast, with its explanation
+            "steals": [],        # queue of {"thief", "victim", "reason": "won" | "zero"}
+            "winner": None,
+            "seats": [{"player": player, "pieces": sorted_pieces(hand),
+                       "goals": goal_cards[2 * index:2 * index + 2],
+                       "revealed_goals": [], "completed": []}
+                      for index, (player, hand) in enumerate(zip(players, hands))],
+        }
+
+    # -- reading the state -------------------------------------------------------
+    @staticmethod
+    def _seat(state: State, player: int | None) -> dict | None:
+        return next((s for s in state["seats"] if s["player"] == player), None)
+
+    def _pieces(self, state: State, player: int) -> list[str]:
+        return self._seat(state, player)["pieces"]
+
+    @staticmethod
+    def _clockwise(state: State, start: int) -> list[int]:
+        """Every player in seat order, beginning with `start`."""
+        players = [s["player"] for s in state["seats"]]
+        index = players.index(start)
+        return players[index:] + players[:index]
+
+    def opponents(self, state: State) -> list[int]:
+        """Whom the challenger may challenge now: not those who just cast, except that
+        with two players the other player is always the opponent."""
+        challenger = state["challenger"]
+        others = [s["player"] for s in state["seats"] if s["player"] != challenger]
+        if state["last_cast"] is None or len(others) == 1:
+            return others
+        return [p for p in others if p not in state["last_cast"]["between"]]
+
+    def waiting_for(self, state: State) -> list[int]:
+        step = state["step"]
+        if step == "challenge":
+            return [state["challenger"]]
+        if step == "cast":
+            cast = state["cast"]
+            if state["casting"] == "by-hand":
+                return list(cast["between"])
+            return [p for p in cast["between"] if str(p) not in cast["picks"]]
+        if step == "steal":
+            return [state["steals"][0]["thief"]]
+        return []
+
+    def actions(self, state: State, player: int | None) -> list[dict]:
+        if player is None or player not in self.waiting_for(state):
+            return []
+        step = state["step"]
+        if step == "challenge":
+            return [{"type": "challenge", "opponent": self.opponents(state)}]
+        if step == "steal":
+            victim = state["steals"][0]["victim"]
+            return [{"type": "steal", "piece": list(self._pieces(state, victim)),
+                     "from": victim}]
+        if state["casting"] == "phones":
+            return [{"type": "cast", "piece": self._pieces(state, player) + [None]}]
+        return [{"type": "record_cast",
+                 "pieces": {str(p): self._pieces(state, p) + [None]
+                            for p in state["cast"]["between"]}}]
+
+    # -- changing it -------------------------------------------------------------
+    def apply(self, state: State, player: int | None, action, rng: random.Random) -> list[Note]:
+        if state["step"] == "over":
+            raise IllegalAction("The game is over.")
+        handlers = {"challenge": self._challenge, "cast": self._cast,
+                    "record_cast": self._record_cast, "steal": self._steal}
+        return handlers[action.type](state, player, action)
+
+    def _challenge(self, state: State, player: int | None, action: Challenge) -> list[Note]:
+        if state["step"] != "challenge":
+            raise IllegalAction("No challenge can be made now.")
+        if player != state["challenger"]:
+            raise NotYourTurn("It is not your turn to challenge.")
+        opponent = action.opponent
+        if opponent == player:
+            raise IllegalAction("You cannot challenge yourself.")
+        if self._seat(state, opponent) is None:
+            raise IllegalAction("There is no such player at this table.")
+        if opponent not in self.opponents(state):
+            raise IllegalAction("You must challenge a player who did not just cast.")
+        state["cast"] = {"between": [player, opponent], "round": 1, "picks": {},
+                         "revealed": False}
+        state["step"] = "cast"
+        return [Note(f"{{name:{player}}} challenged {{name:{opponent}}}.")]
+
+    def _cast(self, state: State, player: int | None, action: Cast) -> list[Note]:
+        if state["step"] != "cast":
+            raise IllegalAction("No one is casting now.")
+        if state["casting"] != "phones":
+            raise IllegalAction("This table casts by hand: record both revealed pieces.")
+        cast = state["cast"]
+        if player not in cast["between"]:
+            raise NotYourTurn("Only the two players in the challenge cast now.")
+        if str(player) in cast["picks"]:
+            raise IllegalAction("Your cast is locked in and cannot be changed.")
+        if action.piece is not None and action.piece not in self._pieces(state, player):
+            raise IllegalAction(f"You do not hold {piece_label(action.piece)}.")
+        cast["picks"][str(player)] = action.piece
+        notes = [Note(f"{{name:{player}}} has locked in a cast.",
+                      private={player: f"You locked in {piece_label(action.piece)}."})]
+        if len(cast["picks"]) == 2:
+            notes += self._resolve_cast(state, reveal=True)
+        return notes
+
+    def _record_cast(self, state: State, player: int | None, action: RecordCast) -> list[Note]:
+        if state["step"] != "cast":
+            raise IllegalAction("No one is casting now.")
+        if state["casting"] != "by-hand":
+            raise IllegalAction("This table casts on the phones: each caster locks in "
+                                "a piece on their own phone.")
+        cast = state["cast"]
+        if player not in cast["between"]:
+            raise NotYourTurn("Only the two players in the challenge can record their cast.")
+        if set(action.pieces) != set(cast["between"]):
+            raise IllegalAction("Record one piece, or nothing, for each of the two casters.")
+        for caster, piece in action.pieces.items():
+            if piece is not None and piece not in self._pieces(state, caster):
+                raise IllegalAction(f"A caster can only cast a piece they hold: "
+                                    f"{piece_label(piece)} is not theirs.")
+        cast["picks"] = {str(p): action.pieces[p] for p in cast["between"]}
+        return self._resolve_cast(state, reveal=False)
+
+    def _resolve_cast(self, state: State, reveal: bool) -> list[Note]:
+        cast = state["cast"]
+        first, second = cast["between"]
+        picks = {p: cast["picks"][str(p)] for p in (first, second)}
+        counts = {p: len(self._pieces(state, p)) for p in (first, second)}
+        winner, why = cast_outcome(picks, counts)
+        cast["revealed"] = True
+        loser = None if winner is None else (second if winner == first else first)
+        state["last_cast"] = {"between": [first, second],
+                              "pieces": {str(p): picks[p] for p in (first, second)},
+                              "winner": winner, "loser": loser, "explanation": why}
+        text = (f"{{name:{first}}} cast {piece_label(picks[first])} and {{name:{second}}} "
+                f"cast {piece_label(picks[second])}: {why}.")
+        if winner is None:
+            state["cast"] = {"between": [first, second], "round": cast["round"] + 1,
+                             "picks": {}, "revealed": False}
+            return [Note(text, reveal=reveal)]
+        text += f" {{name:{winner}}} wins and steals a piece from {{name:{loser}}}."
+        state["steals"] = [{"thief": winner, "victim": loser, "reason": "won"}]
+        return [Note(text, reveal=reveal)] + self._settle(state)
+
+    def _steal(self, state: State, player: int | None, action: Steal) -> list[Note]:
+        if state["step"] != "steal":
+            raise IllegalAction("There is no piece to steal now.")
+        thief, victim = state["steals"][0]["thief"], state["steals"][0]["victim"]
+        if player != thief:
+            raise NotYourTurn("It is not your turn to steal.")
+        victim_pieces = self._pieces(state, victim)
+        if action.piece not in victim_pieces:
+            raise IllegalAction(f"The player you steal from does not hold "
+                                f"{piece_label(action.piece)}.")
+        state["steals"].pop(0)
+        victim_pieces.remove(action.piece)
+        seat = self._seat(state, thief)
+        seat["pieces"] = sorted_pieces(seat["pieces"] + [action.piece])
+        notes = [Note(f"{{name:{thief}}} stole {piece_label(action.piece)} "
+                      f"from {{name:{victim}}}.")]
+        notes += self._check_goals(state, thief)
+        if state["step"] == "over":
+            return notes
+        if not victim_pieces:
+            notes.append(self._queue_zero_steals(state, victim))
+        return notes + self._settle(state)
+
+    def _queue_zero_steals(self, state: State, player: int) -> Note:
+        victims = [p for p in self._clockwise(state, player)[1:] if self._pieces(state, p)]
+        state["steals"] += [{"thief": player, "victim": v, "reason": "zero"} for v in victims]
+        return Note(f"{{name:{player}}} has no pieces left and takes one from each other "
+                    f"player who has any.")
+
+    def _settle(self, state: State) -> list[Note]:
+        """Skip steals from players with nothing left; make sure no one stays at zero;
+        when nothing is left to steal, the loser of the cast challenges next."""
+        notes = []
+        steals = state["steals"]
+        while True:
+            while steals and not self._pieces(state, steals[0]["victim"]):
+                skipped = steals.pop(0)
+                notes.append(Note(f"{{name:{skipped['victim']}}} has no piece left for "
+                                  f"{{name:{skipped['thief']}}} to take."))
+            if steals:
+                state["step"] = "steal"
+                return notes
+            empty = next((s["player"] for s in state["seats"] if not s["pieces"]), None)
+            if empty is None:
+                break
+            notes.append(self._queue_zero_steals(state, empty))
+        state["step"] = "challenge"
+        state["challenger"] = state["last_cast"]["loser"]
+        state["cast"] = None
+        return notes
+
+    # -- goals ---------------------------------------------------------------------
+    def _check_goals(self, state: State, thief: int) -> list[Note]:
+        notes = []
+        for player in self._clockwise(state, thief):
+            notes += self._check_player_goals(state, self._seat(state, player))
+            if state["step"] == "over":
+                break
+        return notes
+
+    @staticmethod
+    def _holds_trio(seat: dict, color: str) -> bool:
+        return all(f"{color}-{size}" in seat["pieces"] for size in SIZES)
+
+    def _second_goal_colors(self, state: State, seat: dict) -> list[str]:
+        """The colours that complete the second goal: the other card's colour, or any
+        other colour when both cards show the first goal's colour."""
+        first = seat["completed"][0]
+        other_card = remove_one(seat["goals"], first)[0]
+        if other_card != first:
+            return [other_card]
+        return [c for c in state["colors"] if c != first]
+
+    def _check_player_goals(self, state: State, seat: dict) -> list[Note]:
+        notes = []
+        player = seat["player"]
+        if not seat["completed"]:
+            first = next((c for c in seat["goals"] if self._holds_trio(seat, c)), None)
+            if first is None:
+                return notes
+            seat["completed"].append(first)
+            seat["revealed_goals"].append(first)
+            notes.append(Note(f"{{name:{player}}} holds all three {first} pieces and reveals "
+                              f"a {first} goal card: a first goal completed.", reveal=True))
+        second = next((c for c in self._second_goal_colors(state, seat)
+                       if self._holds_trio(seat, c)), None)
+        if second is not None:
+            seat["completed"].append(second)
+            seat["revealed_goals"] = list(seat["goals"])
+            state["winner"] = player
+            state["step"] = "over"
+            state["steals"] = []
+            notes.append(Note(self._win_sentence(seat), reveal=True))
+        return notes
+
+    @staticmethod
+    def _win_sentence(seat: dict) -> str:
+        first, second = seat["completed"]
+        detail = f"{second} after {first}"
+        if seat["goals"][0] == seat["goals"][1]:
+            detail += f"; both goal cards are {first}, so any other colour counts"
+        return f"{{name:{seat['player']}}} completed a second goal ({detail}) and wins."
+
+    # -- what a viewer sees --------------------------------------------------------
+    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
+        over = state["step"] == "over"
+        seats = []
+        for s in state["seats"]:
+            public = {"player": s["player"], "pieces": list(s["pieces"]),
+                      "piece_count": len(s["pieces"]),
+                      "revealed_goals": list(s["revealed_goals"]),
+                      "completed": list(s["completed"])}
+            if over:
+                public["goals"] = list(s["goals"])
+            seats.append(public)
+        public_state = {
+            "colors": list(state["colors"]),
+            "casting": state["casting"],
+            "step": state["step"],
+            "challenger": state["challenger"],
+            "opponents": self.opponents(state) if state["step"] == "challenge" else [],
+            "cast": self._public_cast(state),
+            "last_cast": copy.deepcopy(state["last_cast"]),
+            "steals": [dict(steal, text=self._steal_text(steal)) for steal in state["steals"]],
+            "prompt": self._prompt(state),
+            "winner": state["winner"],
+            "pieces_total": len(SIZES) * len(state["colors"]),
+            "seats": seats,
+        }
+        seat = self._seat(state, viewer) if viewer is not None else None
+        if seat is None:
+            return public_state, None
+        cast = state["cast"]
+        locked = (cast is not None and not cast["revealed"] and str(viewer) in cast["picks"])
+        private = {"goals": list(seat["goals"]), "completed": list(seat["completed"]),
+                   "cast": cast["picks"][str(viewer)] if locked else None,
+                   "locked": locked}
+        return public_state, private
+
+    @staticmethod
+    def _public_cast(state: State) -> dict | None:
+        cast = state["cast"]
+        if cast is None:
+            return None
+        return {"between": list(cast["between"]), "round": cast["round"],
+                "locked": [p for p in cast["between"] if str(p) in cast["picks"]],
+                "revealed": dict(cast["picks"]) if cast["revealed"] else None}
+
+    @staticmethod
+    def _steal_text(steal: dict) -> str:
+        why = "won the cast" if steal["reason"] == "won" else "has no pieces left"
+        return f"{{name:{steal['thief']}}} takes a piece from {{name:{steal['victim']}}} ({why})"
+
+    def _prompt(self, state: State) -> str:
+        step = state["step"]
+        if step == "over":
+            return f"{{name:{state['winner']}}} has won."
+        if step == "steal":
+            return self._steal_text(state["steals"][0]) + "."
+        if step == "challenge":
+            names = " or ".join(f"{{name:{p}}}" for p in self.opponents(state))
+            return f"{{name:{state['challenger']}}} challenges {names}."
+        first, second = state["cast"]["between"]
+        again = " again" if state["cast"]["round"] > 1 else ""
+        if state["casting"] == "by-hand":
+            return (f"{{name:{first}}} and {{name:{second}}} cast{again} by hand; "
+                    f"either of them records both pieces.")
+        waiting = " and ".join(f"{{name:{p}}}" for p in self.waiting_for(state))
+        return (f"{{name:{first}}} and {{name:{second}}} cast{again}: waiting for "
+                f"{waiting} to lock in.")
+
+    def result(self, state: State) -> Result | None:
+        winner = state["winner"]
+        if winner is None:
+            return None
+        ordered = sorted(state["seats"], key=lambda s: s["player"] != winner)
+        standings = [Standing(s["player"], 1 if s["player"] == winner else 2,
+                              len(s["completed"])) for s in ordered]
+        return Result(standings, self._win_sentence(self._seat(state, winner)))
+
+    def secrets(self, state: State) -> dict[int, list]:
+        found = {}
+        cast = state["cast"]
+        for seat in state["seats"]:
+            player, items = seat["player"], []
+            hidden_goals = list(seat["goals"])
+            for color in seat["revealed_goals"]:
+                hidden_goals.remove(color)
+            if hidden_goals and state["step"] != "over":
+                items.append({"goals": hidden_goals})
+            if cast is not None and not cast["revealed"] and str(player) in cast["picks"]:
+                items.append({"cast": cast["picks"][str(player)]})
+            if items:
+                found[player] = items
+        return found
