@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from .extensions import db
@@ -53,6 +54,8 @@ class Player(db.Model):
     name: Mapped[str] = mapped_column(String(24))
     name_key: Mapped[str] = mapped_column(String(24))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # A player without a phone: the host acts for them on the host device.
+    local: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     table: Mapped[Table] = relationship(back_populates="players")
@@ -83,3 +86,14 @@ class Event(db.Model):
     action_id: Mapped[str | None] = mapped_column(String(64))
     version: Mapped[int] = mapped_column()  # the table's version after this event
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SavedDefaults(db.Model):
+    """Option values a host saved as this server's defaults for a game (Big Money's box
+    data as printed on their own board and cards)."""
+
+    __tablename__ = "saved_defaults"
+
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    saved_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -30,7 +30,7 @@ from .errors import CompanionError, bad_request, conflict, forbidden, illegal, n
 from .extensions import db
 from .games import GAMES, Game
 from .games.engine import IllegalAction, Note
-from .models import Event, Player, Table, utcnow
+from .models import Event, Player, SavedDefaults, Table, utcnow
 
 CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
 CODE_LENGTH = 4
@@ -296,10 +296,30 @@ def validate_options(engine: Game, options: Any) -> dict:
     return chosen.model_dump(mode="json", exclude_unset=True)
 
 
+def saved_defaults(engine: Game) -> dict:
+    """The option values saved as this server's defaults for a game ({} if none)."""
+    saved = db.session.get(SavedDefaults, engine.id)
+    return dict(saved.options) if saved else {}
+
+
+def save_defaults(engine: Game, options: Any) -> None:
+    chosen = validate_options(engine, options)
+    saved = db.session.get(SavedDefaults, engine.id)
+    if saved is None:
+        db.session.add(SavedDefaults(game=engine.id, options=chosen))
+    else:
+        saved.options, saved.saved_at = chosen, utcnow()
+    db.session.commit()
+
+
 def create_table(game_id: Any, options: Any) -> tuple[Table, str]:
+    """A new table in its lobby; options not given take this server's saved defaults,
+    then the game's own."""
     engine = GAMES.get(game_id) if isinstance(game_id, str) else None
     if engine is None:
         raise bad_request("Pick one of the games: " + ", ".join(GAMES) + ".")
+    if isinstance(options, dict):
+        options = {**saved_defaults(engine), **options}
     chosen = validate_options(engine, options)
     token = new_token()
     for _ in range(WRITE_RETRIES):

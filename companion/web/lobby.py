@@ -37,30 +37,50 @@ def find():
     return redirect(url_for("lobby.join_form", code=code))
 
 
-@bp.get("/new/<game_id>")
-def new_table(game_id: str):
+def game_or_404(game_id: str):
     engine = GAMES.get(game_id)
     if engine is None:
         raise CompanionError("not_found", "There is no such game here.")
-    return render_template("lobby/new.html", engine=engine,
-                           fields=options_form.fields(engine))
+    return engine
+
+
+def options_page(engine, status: int = 200, **context):
+    saved = tables.saved_defaults(engine)
+    return render_template("lobby/new.html", engine=engine, saved=saved,
+                           fields=options_form.fields(engine, saved, context.pop("chosen", None)),
+                           folder=engine.id.replace("-", "_"), **context), status
+
+
+@bp.get("/new/<game_id>")
+def new_table(game_id: str):
+    return options_page(game_or_404(game_id))
 
 
 @bp.post("/new/<game_id>")
 @limiter.limit("30/minute")
 def create(game_id: str):
-    engine = GAMES.get(game_id)
-    if engine is None:
-        raise CompanionError("not_found", "There is no such game here.")
+    engine = game_or_404(game_id)
     try:
-        chosen = options_form.read(engine, request.form)
+        chosen = options_form.read(engine, request.form, tables.saved_defaults(engine))
         table, token = tables.create_table(game_id, chosen)
     except CompanionError as error:
-        chosen_fields = options_form.fields(engine)
-        return render_template("lobby/new.html", engine=engine, fields=chosen_fields,
-                               error=error), error.status
+        return options_page(engine, error.status, error=error)
     response = redirect(url_for("screens.host", code=table.code), code=303)
     return set_cookie(response, host_cookie(table.code), token)
+
+
+@bp.post("/new/<game_id>/defaults")
+@limiter.limit("30/minute")
+def save_defaults(game_id: str):
+    """Keep the form's values as this server's defaults for the game's next tables."""
+    engine = game_or_404(game_id)
+    saved = tables.saved_defaults(engine)
+    try:
+        chosen = {**saved, **options_form.read(engine, request.form, saved)}
+        tables.save_defaults(engine, chosen)
+    except CompanionError as error:
+        return options_page(engine, error.status, error=error)
+    return options_page(engine, notice="Saved as this server's defaults for the next tables.")
 
 
 @bp.get("/j/<code>")

@@ -46,9 +46,10 @@ def _kind(schema: dict) -> tuple[str, list | None]:
     return "json", None
 
 
-def fields(engine: Game, chosen: dict | None = None) -> list[Field]:
+def fields(engine: Game, saved: dict | None = None, chosen: dict | None = None) -> list[Field]:
+    """The form's fields: defaults are the game's own, under the server's saved ones."""
     schema = engine.Options.model_json_schema()
-    defaults = engine.default_options().model_dump(mode="json")
+    defaults = {**engine.default_options().model_dump(mode="json"), **(saved or {})}
     chosen = chosen or {}
     found = []
     for name, prop in schema.get("properties", {}).items():
@@ -60,11 +61,11 @@ def fields(engine: Game, chosen: dict | None = None) -> list[Field]:
     return found
 
 
-def read(engine: Game, form: MultiDict) -> dict:
+def read(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
     """The options the host changed from their defaults (the rest stay defaults, some of
     which depend on the number of players and are settled at the start)."""
     chosen: dict[str, Any] = {}
-    for field in fields(engine):
+    for field in fields(engine, saved):
         if field.kind not in ("checkbox", "choices") and field.name not in form:
             continue
         if field.kind == "checkbox":

@@ -242,3 +242,21 @@ def test_rejoin_hands_the_seat_to_a_new_phone(app, host):
     html = response.get_data(as_text=True)
     assert "Rejoin code for Ann" in html and "<svg" in html
     assert page(phones["Ann"], f"/t/{code}", 403)
+
+
+def test_saved_defaults_become_the_next_tables_defaults(client, api):
+    html = page(client, "/new/go-big")
+    data = {"copies_per_value": "10", "open_banks": "on", "csrf_token": csrf_of(html)}
+    response = client.post("/new/go-big/defaults", data=data)
+    assert response.status_code == 200
+    text = response.get_data(as_text=True)
+    assert "Saved as this server&#39;s defaults" in text
+    assert 'name="copies_per_value" value="10"' in text
+    table = api.table(start=False)
+    assert table.view()["options"] == {"copies_per_value": 10, "open_banks": True}
+    # A host who sets a value back to the game's own default gets that value.
+    data = {"copies_per_value": "13", "csrf_token": csrf_of(html)}
+    response = client.post("/new/go-big", data=data)
+    code = re.search(r"/t/([A-Z]{4})/host", response.headers["Location"]).group(1)
+    assert client.get(f"/api/v1/tables/{code}").get_json()["options"] == {
+        "copies_per_value": 13, "open_banks": False}
