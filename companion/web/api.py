@@ -9,7 +9,8 @@ from .. import tables
 from ..auth import bearer_viewer
 from ..errors import CompanionError, bad_request, forbidden
 from ..extensions import csrf, limiter
-from . import links
+from . import contract, links
+from .contract import validated
 from .live_stream import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -36,11 +37,16 @@ def table_and_viewer(code: str):
     return table, bearer_viewer(table, request)
 
 
+@bp.get("/openapi.json")
+def openapi_document():
+    return jsonify(contract.openapi())
+
+
 @bp.post("/tables")
 @limiter.limit("30/minute")
 def create_table():
-    data = body()
-    table, token = tables.create_table(data.get("game"), data.get("options"))
+    data = validated(contract.CreateTable, body())
+    table, token = tables.create_table(data.game, data.options)
     return jsonify(code=table.code, host_token=token,
                    join_url=links.join_url(table.code)), 201
 
@@ -55,17 +61,17 @@ def get_table(code: str):
 @bp.post("/tables/<code>/players")
 @limiter.limit("20/minute")
 def join(code: str):
-    data = body()
+    data = validated(contract.JoinTable, body())
     table = tables.find_table(code)
-    player, token = tables.join(table, data.get("name"))
+    player, token = tables.join(table, data.name)
     return jsonify(player=player.public(), token=token), 201
 
 
 @bp.post("/tables/<code>/start")
 def start(code: str):
-    data = body()
+    data = validated(contract.StartTable, body())
     table, viewer = table_and_viewer(code)
-    tables.start(table, viewer, data.get("first_player"), data.get("seed"))
+    tables.start(table, viewer, data.first_player, data.seed)
     return jsonify(tables.view(table, viewer))
 
 
@@ -101,9 +107,9 @@ def remove_player(code: str, player_id: int):
 
 @bp.post("/tables/<code>/seats")
 def reorder(code: str):
-    data = body()
+    data = validated(contract.Reorder, body())
     table, viewer = table_and_viewer(code)
-    tables.reorder(table, viewer, data.get("order"))
+    tables.reorder(table, viewer, data.order)
     return jsonify(tables.view(table, viewer))
 
 

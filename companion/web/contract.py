@@ -1,0 +1,158 @@
+"""The JSON API's request models and its OpenAPI document, made from the same models
+that validate the requests (the games' own action and option models included)."""
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import bad_request
+from ..games import GAMES
+from ..tables import ACTION_ID_MAX, NAME_MAX, SEED_MAX, validation_message
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateTable(Body):
+    game: Literal[tuple(GAMES)]  # type: ignore[valid-type]
+    options: dict[str, Any] = Field(default_factory=dict, description=(
+        "Per game; every option has a default, so {} is valid."))
+
+
+class JoinTable(Body):
+    name: str = Field(description=f"1 to {NAME_MAX} characters after trimming, unique at "
+                                  "the table (case-insensitive).", max_length=200)
+
+
+class StartTable(Body):
+    first_player: Optional[int] = Field(None, description="Defaults to seat 0.")
+    seed: Optional[int] = Field(None, ge=0, le=SEED_MAX,
+                                description="Fixes every shuffle and random assignment.")
+
+
+class Reorder(Body):
+    order: list[int] = Field(max_length=64, description="Every seated player's id once.")
+
+
+class Envelope(Body):
+    version: Optional[int] = Field(None, description="409 stale when not current.")
+    action_id: Optional[str] = Field(None, min_length=1, max_length=ACTION_ID_MAX,
+                                     description="A retried action_id applies once.")
+    as_: Optional[int] = Field(None, alias="as", description="The host acting for a player.")
+
+
+def validated(model: type[Body], data: dict) -> Body:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise bad_request(validation_message(exc)) from None
+
+
+# -- the OpenAPI document -----------------------------------------------------------
+
+ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
+    "type": "object", "required": ["code", "message"],
+    "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
+VIEW = {"type": "object", "required": ["code", "game", "status", "version", "players", "you",
+                                       "turn", "waiting_for", "state", "private", "actions",
+                                       "result"],
+        "properties": {"code": {"type": "string"}, "game": {"type": "string"},
+                       "status": {"enum": ["lobby", "playing", "finished"]},
+                       "version": {"type": "integer"},
+                       "players": {"type": "array", "items": {"type": "object"}},
+                       "actions": {"type": "array", "items": {"type": "object"}}}}
+
+
+def _schema(model: type[BaseModel]) -> dict:
+    return model.model_json_schema(ref_template="#/components/schemas/{model}", by_alias=True)
+
+
+def _action_schemas(components: dict) -> list[dict]:
+    """One schema per game action, with the envelope's fields beside its own."""
+    envelope = _schema(Envelope)["properties"]
+    found = []
+    for engine in GAMES.values():
+        union = engine.action_adapter().json_schema(
+            ref_template="#/components/schemas/{model}")
+        for name, schema in union.get("$defs", {}).items():
+            components[name] = schema
+        for option in union.get("oneOf", [union]):
+            ref = option.get("$ref")
+            if ref is None:
+                continue
+            model = components[ref.rsplit("/", 1)[1]]
+            found.append({**model, "properties": {**model["properties"], **envelope},
+                          "title": f"{engine.id}: {model.get('title', '')}"})
+    return found
+
+
+def _operation(summary: str, ok: int, body: dict | None = None, answer: dict | None = None,
+               errors=(400, 401, 403, 404, 409, 422)) -> dict:
+    operation: dict[str, Any] = {
+        "summary": summary,
+        "responses": {str(ok): {"description": "OK", "content": {
+            "application/json": {"schema": answer or {"type": "object"}}}}},
+    }
+    for status in errors:
+        operation["responses"][str(status)] = {"description": "Error", "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    if body is not None:
+        operation["requestBody"] = {"required": True, "content": {
+            "application/json": {"schema": body}}}
+    return operation
+
+
+def openapi() -> dict:
+    components: dict[str, Any] = {"Error": ERROR, "View": VIEW}
+    for model in (CreateTable, JoinTable, StartTable, Reorder):
+        schema = _schema(model)
+        for name, sub in schema.pop("$defs", {}).items():
+            components[name] = sub
+        components[model.__name__] = schema
+    actions = _action_schemas(components)
+    view = {"$ref": "#/components/schemas/View"}
+    code = {"name": "code", "in": "path", "required": True,
+            "schema": {"type": "string", "maxLength": 16}}
+    player = {"name": "player_id", "in": "path", "required": True,
+              "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}}
+    ref = lambda name: {"$ref": f"#/components/schemas/{name}"}  # noqa: E731
+    paths = {
+        "/api/v1/tables": {"post": _operation("Create a table", 201, ref("CreateTable"), {
+            "type": "object", "required": ["code", "host_token", "join_url"]},
+            errors=(400,))},
+        "/api/v1/tables/{code}": {"get": _operation("The table as the caller may see it",
+                                                    200, answer=view, errors=(401, 404))},
+        "/api/v1/tables/{code}/players": {"post": _operation(
+            "Join the table", 201, ref("JoinTable"),
+            {"type": "object", "required": ["player", "token"]}, errors=(400, 404, 409))},
+        "/api/v1/tables/{code}/start": {"post": _operation("Start (host)", 200,
+                                                           ref("StartTable"), view)},
+        "/api/v1/tables/{code}/actions": {"post": _operation(
+            "Make an action", 200, {"oneOf": actions},
+            {"type": "object", "required": ["version", "events", "table"]})},
+        "/api/v1/tables/{code}/undo": {"post": _operation("Undo the last action", 200,
+                                                          answer=view)},
+        "/api/v1/tables/{code}/log": {"get": _operation("The log as the caller may read it",
+                                                        200, errors=(401, 404))},
+        "/api/v1/tables/{code}/seats": {"post": _operation("Reorder seats (host)", 200,
+                                                           ref("Reorder"), view)},
+        "/api/v1/tables/{code}/players/{player_id}/remove": {"post": _operation(
+            "Remove a player (host, lobby)", 200, answer=view)},
+        "/api/v1/tables/{code}/players/{player_id}/rejoin": {"post": _operation(
+            "A new token for a player (host)", 200)},
+    }
+    for path, item in paths.items():
+        item["parameters"] = [code] + ([player] if "{player_id}" in path else []) \
+            if "{code}" in path else []
+        if not item["parameters"]:
+            del item["parameters"]
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Companion API", "version": "1"},
+        "paths": paths,
+        "components": {"schemas": components, "securitySchemes": {
+            "bearer": {"type": "http", "scheme": "bearer"}}},
+        "security": [{}, {"bearer": []}],
+    }
