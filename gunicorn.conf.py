@@ -6,7 +6,7 @@ worker needs many more threads than cores; requests themselves are short.
 import os
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
-worker_class = "gthread"
+worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gthread")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("COMPANION_THREADS", "100"))
 # Streams never end by themselves: don't wait long for them when stopping.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from flask import Flask
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 
 from . import config
 from .extensions import csrf, db, limiter, migrate
@@ -69,3 +69,7 @@ def _watch_other_processes(app: Flask) -> None:
             return {code: version for code, version in rows}
 
     app.extensions["companion_read_versions"] = read_versions
+    url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.extensions["companion_listen_dsn"] = (
+        url.set(drivername="postgresql").render_as_string(hide_password=False)
+        if url.get_backend_name() == "postgresql" else None)

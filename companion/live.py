@@ -1,8 +1,9 @@
 """Live updates: who is told when a table changes.
 
 A change made in this process wakes the streams of that table at once. Changes made by
-other processes (several gunicorn workers, several servers on one database) are noticed
-by a watcher thread that polls the versions of the tables this process has streams for.
+other processes (several gunicorn workers, several servers on one database) reach this
+one through PostgreSQL's LISTEN/NOTIFY on PostgreSQL, and on SQLite (one machine) through
+a watcher thread that polls the versions of the tables this process has streams for.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 
 POLL_SECONDS = 0.05
+CHANNEL = "companion_tables"
 KEEPALIVE_SECONDS = 15
 
 
@@ -67,30 +69,56 @@ def publish(code: str, version: int) -> None:
     hub.publish(code, version)
 
 
-def start_watcher(read_versions: Callable[[list[str]], dict[str, int]]) -> None:
-    """Start (once per process) the thread that notices other processes' changes."""
+def start_watcher(read_versions: Callable[[list[str]], dict[str, int]],
+                  listen_dsn: str | None = None) -> None:
+    """Start (once per process) the thread that hears of other processes' changes: a
+    PostgreSQL listener when `listen_dsn` is given, else a poller."""
     global _watcher, _read_versions
     with _watcher_lock:
         _read_versions = read_versions
         if _watcher is not None and _watcher.is_alive():
             return
-
-        def watch() -> None:
-            while True:
-                time.sleep(POLL_SECONDS)
-                codes = hub.listened()
-                if not codes:
-                    continue
-                try:
-                    versions = _read_versions(codes)
-                except Exception:  # the database restarting: try again next tick
-                    time.sleep(1)
-                    continue
-                for code, version in versions.items():
-                    hub.publish(code, version)
-
-        _watcher = threading.Thread(target=watch, name="companion-watcher", daemon=True)
+        target = (lambda: _listen(listen_dsn)) if listen_dsn else _poll
+        _watcher = threading.Thread(target=target, name="companion-watcher", daemon=True)
         _watcher.start()
+
+
+def _catch_up() -> None:
+    codes = hub.listened()
+    if codes:
+        for code, version in _read_versions(codes).items():
+            hub.publish(code, version)
+
+
+def _poll() -> None:
+    while True:
+        time.sleep(POLL_SECONDS)
+        try:
+            _catch_up()
+        except Exception:  # the database restarting: try again in a moment
+            time.sleep(1)
+
+
+def _listen(dsn: str) -> None:
+    import psycopg
+
+    while True:
+        try:
+            with psycopg.connect(dsn, autocommit=True) as connection:
+                connection.execute(f"LISTEN {CHANNEL}")
+                _catch_up()  # whatever changed while we were not listening
+                for notice in connection.notifies():
+                    code, _, version = notice.payload.partition(":")
+                    if version.isdigit():
+                        hub.publish(code, int(version))
+        except Exception:  # the database restarting: listen again in a moment
+            time.sleep(1)
+
+
+def notify_sql(dialect: str) -> str | None:
+    """The statement that tells other processes of a change, sent in the writing
+    transaction (PostgreSQL delivers it on commit); None where polling does the job."""
+    return "SELECT pg_notify(:channel, :payload)" if dialect == "postgresql" else None
 
 
 def sse(event: str, data: dict) -> str:

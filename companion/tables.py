@@ -21,7 +21,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 from pydantic import ValidationError
-from sqlalchemy import func, update
+from sqlalchemy import func, text, update
 from sqlalchemy.exc import IntegrityError
 
 from . import live
@@ -63,28 +63,36 @@ def game_of(table: Table) -> Game:
 
 
 class _StateCache:
-    """The latest state of recently used tables in this process, by version."""
+    """The latest state of recently used tables in this process, by version. Keyed by
+    the database as well as the table's id: several apps in one process (the tests, a
+    second app on another database) never see each other's tables."""
 
     def __init__(self, size: int = 1024):
-        self._items: OrderedDict[int, tuple[int, dict]] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int], tuple[int, dict]] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
+    @staticmethod
+    def _key(table_id: int) -> tuple[str, int]:
+        return str(db.engine.url), table_id
+
     def get(self, table_id: int, version: int) -> dict | None:
+        key = self._key(table_id)
         with self._lock:
-            item = self._items.get(table_id)
+            item = self._items.get(key)
             if item is None or item[0] != version:
                 return None
-            self._items.move_to_end(table_id)
+            self._items.move_to_end(key)
             return item[1]
 
     def put(self, table_id: int, version: int, state: dict) -> None:
+        key = self._key(table_id)
         with self._lock:
-            current = self._items.get(table_id)
+            current = self._items.get(key)
             if current is not None and current[0] > version:
                 return
-            self._items[table_id] = (version, state)
-            self._items.move_to_end(table_id)
+            self._items[key] = (version, state)
+            self._items.move_to_end(key)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
 
@@ -243,6 +251,10 @@ def _claim(table: Table, expected_version: int, **values: Any) -> int | None:
     if outcome.rowcount != 1:
         db.session.rollback()
         return None
+    statement = live.notify_sql(db.engine.dialect.name)
+    if statement:
+        db.session.execute(text(statement), {"channel": live.CHANNEL,
+                                             "payload": f"{table.code}:{new_version}"})
     return new_version
 
 
@@ -597,6 +609,8 @@ def act(table: Table, viewer: Viewer, data: Any) -> dict:
     for _ in range(WRITE_RETRIES):
         with _writing():
             refresh(table)
+            state = copy.deepcopy(current_state(table))  # may read a newer version
+            # Looked up after the state: an action that made this state is found here.
             if request.action_id:
                 earlier = _earlier_answer(table, viewer, request.action_id)
                 if earlier is not None:
@@ -606,7 +620,6 @@ def act(table: Table, viewer: Viewer, data: Any) -> dict:
                               if table.status == "lobby" else "The game is over.")
             if request.version is not None and request.version != table.version:
                 raise stale(table, viewer)
-            state = copy.deepcopy(current_state(table))
             try:
                 notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
             except IllegalAction as exc:

@@ -10,7 +10,8 @@ from ..models import Table
 
 def event_stream(table: Table, viewer: Viewer) -> Response:
     app = current_app._get_current_object()
-    live.start_watcher(app.extensions["companion_read_versions"])
+    live.start_watcher(app.extensions["companion_read_versions"],
+                       app.extensions["companion_listen_dsn"])
 
     def still_allowed() -> bool:
         with app.app_context():
