@@ -22,7 +22,7 @@ import random
 from collections import Counter
 from typing import Annotated, Literal, Union
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from .engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
                      StrictModel, competition_places)
@@ -45,7 +45,12 @@ EARNINGS_SHOWN = 5  # the view's latest earning plays of the deal
 # Shaped like a card but checked against the deck in `apply`, so that an unknown card
 # gets a sentence rather than a validation error.
 Card = Annotated[str, Field(min_length=3, max_length=16, pattern=r"^[a-z]+-[A-Z0-9]+$")]
-ReceiptValue = Literal[10, 7, 5, 3]
+def _whole_number(value):
+    """A form posts "10" where JSON posts 10; a Literal of ints does not convert it."""
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
+
+ReceiptValue = Annotated[Literal[10, 7, 5, 3], BeforeValidator(_whole_number)]
 
 
 class Options(StrictModel):
@@ -658,6 +663,11 @@ class BigTop(Game):
             return (f"{names} share first place with {amount} each {span} "
                     f"(the rulebook has no tie-break).")
         return f"{names} wins with {amount}, the most {span}."
+
+    def scores(self, state: State) -> dict[int, int]:
+        """Money banked in finished deals plus this deal's track (Fan Tan: peanuts)."""
+        running = 0 if state["step"] == "over" else 1
+        return {s["player"]: s["total"] + running * s["track"] for s in state["seats"]}
 
     def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
         if player not in self.waiting_for(state):

@@ -193,6 +193,11 @@ class Game:
         """The final standings once the game is over, else None."""
         raise NotImplementedError
 
+    def scores(self, state: State) -> dict[int, int]:
+        """Each player's score as the game stands (for the chart of the game at the end;
+        it may count secrets, as it is only drawn once the game is over)."""
+        raise NotImplementedError
+
     def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
         """A legal action for `player` chosen with `rng`, as posted data, or None when
         nothing is awaited from them: the bot that plays seeded games in the trust suite

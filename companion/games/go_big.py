@@ -267,6 +267,9 @@ class GoBig(Game):
                     f"{max(s.tiebreak['bank_cards'] for s in rivals)}).")
         return f"{names} wins with the highest banked total, {top_score}."
 
+    def scores(self, state: State) -> dict[int, int]:
+        return {s["player"]: self.bank_total(s) for s in state["seats"]}
+
     def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
         for template in self.actions(state, player):
             if template["type"] == "play":
