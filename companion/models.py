@@ -39,6 +39,8 @@ class Table(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[float] = mapped_column(default=time.time, index=True)
     finished_at: Mapped[datetime | None] = mapped_column()
+    # "Play again": the table the same players moved on to.
+    next_code: Mapped[str | None] = mapped_column(String(8))
 
     players: Mapped[list["Player"]] = relationship(
         back_populates="table", order_by="Player.seat", cascade="all, delete-orphan")

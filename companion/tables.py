@@ -370,7 +370,9 @@ def _require_host(viewer: Viewer) -> None:
         raise forbidden("Only the host can do that.")
 
 
-def join(table: Table, name: Any) -> tuple[Player, str]:
+def join(table: Table, name: Any, local: bool = False) -> tuple[Player, str]:
+    """Seat a player in the lobby; a local player has no phone and the host acts for
+    them (their token is never handed out)."""
     name = clean_name(name)
     engine = game_of(table)
     token = new_token()
@@ -384,7 +386,7 @@ def join(table: Table, name: Any) -> tuple[Player, str]:
         if any(p.name_key == name.casefold() for p in table.players):
             raise conflict(f"Someone at this table is already called {name}.")
         player = Player(table_id=table.id, seat=len(table.players), name=name,
-                        name_key=name.casefold(), token_hash=hash_token(token))
+                        name_key=name.casefold(), token_hash=hash_token(token), local=local)
         db.session.add(player)
         db.session.flush()
         seated["player"] = player
@@ -561,7 +563,7 @@ def _actor(table: Table, viewer: Viewer, engine: Game, action_type: str,
         if as_player is None:
             raise forbidden('The host acts for a player by naming them with "as".')
         _player(table, as_player)
-        if action_type in engine.secret_actions:
+        if action_type in engine.secret_actions and not _player(table, as_player).local:
             raise forbidden("Only that player can make this secret choice, on their own phone.")
         return as_player
     if viewer.player_id is None:
@@ -653,8 +655,34 @@ def _next_seq(table: Table) -> int:
     return (last or 0) + 1
 
 
-def undo(table: Table, viewer: Viewer) -> None:
-    """Take back the last action in effect (the host, or the player who made it)."""
+def undoable(table: Table, viewer: Viewer) -> list[Event]:
+    """The actions in effect this viewer could undo, newest first: the host back to the
+    last reveal, a player only their own last action."""
+    if table.status != "playing" or not (viewer.is_host or viewer.player_id):
+        return []
+    found = []
+    for event in reversed(effective_events(table)):
+        if event.reveal:
+            break
+        found.append(event)
+        if not viewer.is_host:
+            break
+    if not viewer.is_host and found and found[0].actor != viewer.player_id:
+        return []
+    return found
+
+
+def can_undo(table: Table, viewer: Viewer) -> bool:
+    return bool(undoable(table, viewer))
+
+
+def undo(table: Table, viewer: Viewer, steps: Any = 1) -> None:
+    """Take back the last `steps` actions in effect: the host any number back to the
+    last reveal, a player only their own last action."""
+    if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 10_000:
+        raise bad_request("steps is a whole number from 1.")
+    if steps > 1 and not viewer.is_host:
+        raise forbidden("Only the host can undo several moves at once.")
     for _ in range(WRITE_RETRIES):
         with _writing():
             refresh(table)
@@ -666,31 +694,27 @@ def undo(table: Table, viewer: Viewer) -> None:
             last = effective[-1]
             if not viewer.is_host and (viewer.player_id is None or viewer.player_id != last.actor):
                 raise forbidden("Only the host or the player who made the last move can undo it.")
-            if last.reveal:
-                raise illegal("The last move revealed something that was secret, "
-                              "so it cannot be undone.")
-            state = replay(table, effective[:-1])
-            new_version = _claim(table, table.version, state=state, moves=table.moves - 1,
-                                 status="playing", finished_at=None)
+            if steps > len(effective):
+                raise illegal(f"There are only {len(effective)} moves to undo.")
+            taken = effective[len(effective) - steps:]
+            if any(event.reveal for event in taken):
+                raise illegal("That would take back a move that revealed something secret, "
+                              "and undo never goes back past a reveal.")
+            state = replay(table, effective[:-steps])
+            new_version = _claim(table, table.version, state=state,
+                                 moves=table.moves - steps, status="playing", finished_at=None)
             if new_version is not None:
-                db.session.add(Event(table_id=table.id, seq=_next_seq(table), kind="undo",
-                                     actor=viewer.player_id, actor_key=viewer.actor_key,
-                                     action=None, notes=[], undoes=last.seq,
-                                     version=new_version))
+                seq = _next_seq(table)
+                for offset, event in enumerate(reversed(taken)):
+                    db.session.add(Event(table_id=table.id, seq=seq + offset, kind="undo",
+                                         actor=viewer.player_id, actor_key=viewer.actor_key,
+                                         action=None, notes=[], undoes=event.seq,
+                                         version=new_version))
                 db.session.commit()
                 _done(table, new_version, state)
                 return
         _reload(table)
     raise conflict("The table is busy right now; please try again.")
-
-
-def can_undo(table: Table, viewer: Viewer) -> bool:
-    if table.status != "playing" or not (viewer.is_host or viewer.player_id):
-        return False
-    effective = effective_events(table)
-    if not effective or effective[-1].reveal:
-        return False
-    return viewer.is_host or effective[-1].actor == viewer.player_id
 
 
 def rejoin(table: Table, viewer: Viewer, player_id: int) -> str:
@@ -727,3 +751,40 @@ def preview(table: Table, viewer: Viewer, data: Any) -> list[str]:
         return [fill_names(sentence, names, html=True)]
     return [fill_names(n.for_viewer(viewer.player_id), names, html=True) for n in notes
             if not n.reveal]
+
+
+def play_again(table: Table, viewer: Viewer) -> Table:
+    """A new table of the same game, options and players (in the same seats); each
+    player's phone moves over with `follow`."""
+    _require_host(viewer)
+    if table.status != "finished":
+        raise conflict("The game is not over yet.")
+    if table.next_code:
+        return find_table(table.next_code)
+    engine = game_of(table)
+    again = Table(code=new_code(), game=table.game,
+                  options=validate_options(engine, table.options),
+                  host_token_hash=table.host_token_hash, status="lobby", version=0)
+    db.session.add(again)
+    db.session.flush()
+    for player in table.players:
+        db.session.add(Player(table_id=again.id, seat=player.seat, name=player.name,
+                              name_key=player.name_key, local=player.local,
+                              token_hash=hash_token(new_token())))
+    _change(table, lambda table: {"next_code": again.code})
+    return again
+
+
+def follow(table: Table, viewer: Viewer) -> tuple[Table, str]:
+    """Seat this player's phone at the table the group moved on to (a fresh token)."""
+    if not table.next_code or viewer.player_id is None:
+        raise not_found("There is no new game to follow yet.")
+    again = find_table(table.next_code)
+    name_key = next(p.name_key for p in table.players if p.id == viewer.player_id)
+    seat = next((p for p in again.players if p.name_key == name_key), None)
+    if seat is None:
+        raise not_found("Your seat is not at the new table: join it with its code.")
+    token = new_token()
+    seat.token_hash = hash_token(token)
+    db.session.commit()
+    return again, token
