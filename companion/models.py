@@ -63,7 +63,7 @@ class Player(db.Model):
     table: Mapped[Table] = relationship(back_populates="players")
 
     def public(self) -> dict:
-        return {"id": self.id, "name": self.name, "seat": self.seat}
+        return {"id": self.id, "name": self.name, "seat": self.seat, "local": self.local}
 
 
 class Event(db.Model):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import (Blueprint, make_response, redirect, render_template, request,
                    url_for)
 
-from .. import tables
+from .. import records, tables
 from ..auth import COOKIE_MAX_AGE, cookie_viewer, host_cookie, player_cookie, viewer_for_token
 from ..errors import CompanionError, bad_request
 from ..extensions import limiter
@@ -23,6 +23,13 @@ def set_cookie(response, name: str, token: str):
 @bp.get("/")
 def home():
     return render_template("lobby/home.html", games=GAMES.values())
+
+
+@bp.get("/games")
+def past_games():
+    games = records.past_games(limit=1000)
+    return render_template("lobby/games.html", games=games[:50],
+                           stats=records.player_stats(games))
 
 
 @bp.get("/join")

@@ -1,18 +1,20 @@
 """The phone and host screens, the fragments htmx swaps into them, and their stream."""
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
-from flask import (Blueprint, Response, abort, redirect, render_template, request,
+from flask import (Blueprint, Response, jsonify, redirect, render_template, request,
                    url_for)
 from werkzeug.datastructures import MultiDict
 
-from .. import tables
-from ..auth import PUBLIC, Viewer, cookie_viewer
+from .. import records, tables
+from ..auth import Viewer, cookie_viewer, host_cookie, player_cookie
 from ..errors import CompanionError, bad_request, forbidden
 from ..models import Table
 from . import links
+from .lobby import set_cookie
 from .live_stream import event_stream
 
 bp = Blueprint("screens", __name__, url_prefix="/t/<code>")
@@ -25,11 +27,22 @@ def game_folder(table: Table) -> str:
     return "table/" + table.game.replace("-", "_")
 
 
+LOCAL_SCREEN = re.compile(r"as-(\d{1,12})")
+
+
 def screen_viewer(table: Table, screen: str) -> Viewer:
-    viewer = cookie_viewer(table, request, host=screen == "host")
+    """Who a screen's request stands for: "phone" (the player cookie), "host" (the host
+    cookie), or "as-<id>" (the host device acting for a player who has no phone)."""
+    local = LOCAL_SCREEN.fullmatch(screen or "")
+    viewer = cookie_viewer(table, request, host=screen == "host" or bool(local))
     if viewer is None:
-        raise forbidden("This device is not seated at this table." if screen != "host"
+        raise forbidden("This device is not seated at this table." if screen == "phone"
                         else "Only the device that created the table shows the host screen.")
+    if local:
+        player = next((p for p in table.players if p.id == int(local.group(1))), None)
+        if player is None or not player.local:
+            raise forbidden("The host acts only for players without a phone.")
+        return Viewer(player_id=player.id, token_hash=player.token_hash)
     return viewer
 
 
@@ -37,13 +50,18 @@ def panel_context(table: Table, viewer: Viewer, screen: str,
                   error: CompanionError | None = None) -> dict:
     view = tables.view(table, viewer)
     names = {p["id"]: p["name"] for p in view["players"]}
+    undoable = tables.undoable(table, viewer)
     return {
         "table": table, "view": view, "screen": screen, "names": names,
         "game": game_folder(table), "error": error,
         "log": list(reversed(tables.log(table, viewer, limit=LOG_LINES, html=True))),
-        "can_undo": tables.can_undo(table, viewer),
+        "can_undo": bool(undoable),
         "action_id": secrets.token_urlsafe(12),
         "join_url": links.join_url(table.code),
+        "local_waiting": [p for p in table.players
+                          if p.local and p.id in view["waiting_for"]] if viewer.is_host else [],
+        "chart": records.chart_svg(records.score_series(table), names)
+        if table.status == "finished" else None,
     }
 
 
@@ -127,6 +145,12 @@ def act(code: str):
 
 
 def after_change(table: Table, viewer: Viewer, screen: str):
+    if LOCAL_SCREEN.fullmatch(screen):
+        # A player without a phone made their move: cover their secrets again at once.
+        target = url_for("screens.host", code=table.code)
+        if request.headers.get("HX-Request"):
+            return Response(status=204, headers={"HX-Redirect": target})
+        return redirect(target, code=303)
     if request.headers.get("HX-Request"):
         table = tables.find_table(table.code)
         return render_panel(table, viewer, screen)
@@ -149,16 +173,99 @@ def preview(code: str):
                            action_id=secrets.token_urlsafe(12), table=table)
 
 
+@bp.get("/undo")
+def undo_confirm(code: str):
+    """Says exactly what an undo would take back, with the button that does it."""
+    table = tables.find_table(code)
+    screen = request.args.get("screen", "phone")
+    viewer = screen_viewer(table, screen)
+    steps = request.args.get("steps", "1")
+    undoable = tables.undoable(table, viewer)
+    if not steps.isdigit() or not 1 <= int(steps) <= len(undoable):
+        return render_template("_error.html", error=CompanionError(
+            "illegal", "There is nothing to undo there.")), 422
+    names = tables.names_of(table)
+    lines = [tables.fill_names(tables.summary(e.notes, viewer), names, html=True)
+             for e in undoable[:int(steps)]]
+    return render_template("table/_undo_confirm.html", table=table, screen=screen,
+                           steps=int(steps), lines=lines)
+
+
 @bp.post("/undo")
 def undo(code: str):
     table = tables.find_table(code)
     screen = request.form.get("screen", "phone")
     viewer = screen_viewer(table, screen)
+    steps = request.form.get("steps", "1")
     try:
-        tables.undo(table, viewer)
+        tables.undo(table, viewer, int(steps) if steps.isdigit() else steps)
     except CompanionError as error:
         return render_panel(table, viewer, screen, error, error.status)
     return after_change(table, viewer, screen)
+
+
+@bp.get("/history")
+def history(code: str):
+    table = tables.find_table(code)
+    screen = request.args.get("screen", "phone")
+    viewer = screen_viewer(table, screen)
+    undoable = tables.undoable(table, viewer)
+    return render_template("table/history.html", table=table, screen=screen,
+                           view=tables.view(table, viewer),
+                           lines=list(reversed(tables.log(table, viewer, html=True))),
+                           undoable={event.seq: index + 1 for index, event in enumerate(undoable)})
+
+
+@bp.get("/as/<int:player_id>")
+def local_player(code: str, player_id: int):
+    """The host device showing one phoneless player's screen, behind a privacy cover."""
+    table = tables.find_table(code)
+    screen = f"as-{player_id}"
+    viewer = screen_viewer(table, screen)
+    context = panel_context(table, viewer, screen)
+    context["revealed"] = request.args.get("reveal") == "1"
+    return render_template("table/local.html", **context)
+
+
+@bp.get("/record.json")
+def record(code: str):
+    table = tables.find_table(code)
+    viewer = cookie_viewer(table, request, host=True) or cookie_viewer(table, request)
+    if viewer is None:
+        raise forbidden("Only the players and the host can download the game's record.")
+    response = jsonify(records.record(table))
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{table.game}-{table.code}.json"')
+    return response
+
+
+@bp.post("/again")
+def play_again(code: str):
+    table = tables.find_table(code)
+    viewer = screen_viewer(table, "host")
+    again = tables.play_again(table, viewer)
+    response = redirect(url_for("screens.host", code=again.code), code=303)
+    return set_cookie(response, host_cookie(again.code), request.cookies[host_cookie(table.code)])
+
+
+@bp.post("/follow")
+def follow(code: str):
+    table = tables.find_table(code)
+    viewer = screen_viewer(table, "phone")
+    again, token = tables.follow(table, viewer)
+    response = redirect(url_for("screens.phone", code=again.code), code=303)
+    return set_cookie(response, player_cookie(again.code), token)
+
+
+@bp.post("/players/local")
+def add_local_player(code: str):
+    return host_change(code, lambda t, v: _seat_local(t, v, request.form.get("name", "")))
+
+
+def _seat_local(table: Table, viewer: Viewer, name: str) -> None:
+    if not viewer.is_host:
+        raise forbidden("Only the host can add a player without a phone.")
+    tables.join(table, name, local=True)
 
 
 # -- the host's lobby controls -----------------------------------------------------

@@ -1,0 +1,151 @@
+"""What a finished game leaves behind: its record (options, seed and log) that can be
+replayed, the chart of the scores over the game, and the past games of this server."""
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from .errors import bad_request, conflict
+from .extensions import db
+from .games import GAMES
+from .games.engine import IllegalAction
+from .models import Event, Table
+from .tables import action_rng, effective_events, game_of, seat_order, setup_rng
+
+RECORD_FORMAT = "companion-record/1"
+CHART_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"]
+
+
+def record(table: Table) -> dict:
+    """The game as a file: replaying its actions from its seed gives its result."""
+    if table.status != "finished":
+        raise conflict("The record is available when the game is over "
+                       "(it holds the seed, which would give away the shuffles).")
+    events = db.session.execute(db.select(Event).where(Event.table_id == table.id)
+                                .order_by(Event.seq)).scalars()
+    return {
+        "format": RECORD_FORMAT, "game": table.game, "code": table.code,
+        "options": table.options, "seed": table.seed,
+        "players": [p.public() for p in table.players],
+        "order": seat_order(table, table.first_player),
+        "log": [{"seq": e.seq, "kind": e.kind, "player": e.actor, "action": e.action,
+                 "undoes": e.undoes, "at": e.at.isoformat() + "Z"} for e in events],
+        "result": game_of(table).result(table_state(table)).to_json(),
+    }
+
+
+def table_state(table: Table) -> dict:
+    from .tables import current_state
+    return current_state(table)
+
+
+def replay_record(data: Any) -> tuple[dict, Any]:
+    """(state, result) of a record, replayed with the engine alone."""
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise bad_request("That is not a Companion game record.")
+    engine = GAMES.get(data.get("game"))
+    if engine is None:
+        raise bad_request("That record is of a game this server does not have.")
+    try:
+        state = engine.setup(data["order"], engine.Options.model_validate(data["options"]),
+                             setup_rng(data["seed"]))
+        actions = _effective([entry for entry in data["log"]])
+        for index, entry in enumerate(actions):
+            engine.apply(state, entry["player"], engine.parse_action(entry["action"]),
+                         action_rng(data["seed"], index))
+    except (KeyError, TypeError, ValueError, IllegalAction) as exc:
+        raise bad_request(f"That record does not replay: {exc}") from None
+    return state, engine.result(state)
+
+
+def _effective(log: list[dict]) -> list[dict]:
+    stack: list[dict] = []
+    for entry in log:
+        if entry["kind"] == "undo":
+            stack.pop()
+        else:
+            stack.append(entry)
+    return stack
+
+
+def score_series(table: Table) -> dict[int, list[int]]:
+    """Each player's score after setup and after every action in effect."""
+    engine = game_of(table)
+    state = engine.setup(seat_order(table, table.first_player),
+                         engine.Options.model_validate(table.options), setup_rng(table.seed))
+    series: dict[int, list[int]] = defaultdict(list)
+
+    def sample() -> None:
+        for player, score in engine.scores(state).items():
+            series[player].append(score)
+
+    sample()
+    for index, event in enumerate(effective_events(table)):
+        engine.apply(state, event.actor, engine.parse_action(event.action),
+                     action_rng(table.seed, index))
+        sample()
+    return dict(series)
+
+
+def chart_svg(series: dict[int, list[int]], names: dict[int, str]) -> Markup:
+    """A line per player of their score over the game, drawn on the server."""
+    width, height, pad = 320, 180, 28
+    points = max((len(v) for v in series.values()), default=1)
+    top = max((max(v) for v in series.values() if v), default=0) or 1
+    bottom = min(0, min((min(v) for v in series.values() if v), default=0))
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * (i / max(1, points - 1))
+
+    def y(score: int) -> float:
+        return height - pad - (height - 2 * pad) * (score - bottom) / (top - bottom or 1)
+
+    finals = ", ".join(f"{names.get(p, '?')} {v[-1]}" for p, v in series.items() if v)
+    parts = [f'<svg class="chart" viewBox="0 0 {width} {height + 20 * len(series)}" '
+             f'role="img" aria-label="{escape("Scores over the game: " + finals)}">',
+             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
+             f'class="axis"/>',
+             f'<text x="{pad - 4}" y="{y(top) + 4:.1f}" class="tick" text-anchor="end">{top}</text>',
+             f'<text x="{pad - 4}" y="{y(bottom) + 4:.1f}" class="tick" '
+             f'text-anchor="end">{bottom}</text>']
+    for index, (player, values) in enumerate(series.items()):
+        colour = CHART_COLOURS[index % len(CHART_COLOURS)]
+        line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
+                     f'stroke-width="2.5" stroke-linejoin="round"/>')
+        legend_y = height + 14 + 20 * index
+        parts.append(f'<rect x="{pad}" y="{legend_y - 10}" width="14" height="4" fill="{colour}"/>'
+                     f'<text x="{pad + 20}" y="{legend_y}" class="legend">'
+                     f'{escape(names.get(player, "?"))}: {values[-1] if values else 0}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def past_games(limit: int = 50) -> list[dict]:
+    """The finished tables of this server, newest first."""
+    tables = db.session.execute(db.select(Table).where(Table.status == "finished")
+                                .order_by(Table.finished_at.desc()).limit(limit)).scalars()
+    games = []
+    for table in tables:
+        result = game_of(table).result(table_state(table))
+        names = {p.id: p.name for p in table.players}
+        games.append({"code": table.code, "game": game_of(table).title,
+                      "finished_at": table.finished_at,
+                      "players": [p.name for p in table.players],
+                      "winners": [names.get(w, "?") for w in result.winners]})
+    return games
+
+
+def player_stats(games: list[dict]) -> list[dict]:
+    """Per player name (as typed, case-insensitive) and game: played and won."""
+    stats: dict[tuple[str, str], dict] = {}
+    for game in games:
+        for name in game["players"]:
+            entry = stats.setdefault((name.casefold(), game["game"]),
+                                     {"name": name, "game": game["game"], "played": 0, "won": 0})
+            entry["played"] += 1
+            entry["won"] += name in game["winners"]
+    return sorted(stats.values(), key=lambda e: (e["name"].casefold(), e["game"]))

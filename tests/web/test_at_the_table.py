@@ -1,0 +1,164 @@
+"""History and undo, the end of the game, play again, past games and players without a
+phone, through the screens a host and phones use."""
+from __future__ import annotations
+
+import json
+import re
+
+from companion import records
+from tests.conftest import Api
+
+
+def csrf_of(html: str) -> str:
+    return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
+
+
+def as_host(client, code: str, host_token: str):
+    client.set_cookie(f"companion_host_{code}", host_token)
+    return client
+
+
+def as_player(client, code: str, token: str):
+    client.set_cookie(f"companion_{code}", token)
+    return client
+
+
+def post(client, url: str, data: dict, status: int = 303, htmx: bool = False):
+    html = client.get("/").get_data(as_text=True)
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.post(url, data=dict(data, csrf_token=csrf_of(html)), headers=headers)
+    assert response.status_code == status, response.get_data(as_text=True)[:600]
+    return response
+
+
+def finish_go_big(table) -> None:
+    for _ in range(500):
+        view = table.view()
+        if view["status"] == "finished":
+            return
+        token = table.token_of(view["turn"])
+        action = table.view(token)["actions"][0]
+        if action["type"] == "play":
+            assert table.act(token, type="play", **action["sets"][0])[0] == 200
+        else:
+            assert table.act(token, type="draw", source=action["source"][0])[0] == 200
+    raise AssertionError("the game did not end")
+
+
+def test_history_lists_every_move_newest_first(app):
+    api = Api(client=app.test_client())
+    table = api.table()
+    table.act(table.tokens["Ann"], type="play", value=3, count=1)
+    table.act(table.tokens["Ann"], type="draw", source="deck")
+    phone = as_player(app.test_client(), table.code, table.tokens["Ben"])
+    html = phone.get(f"/t/{table.code}/history").get_data(as_text=True)
+    first, second = html.index("Ann drew 2 cards"), html.index("Ann played a single 3")
+    assert first < second
+
+
+def test_undo_says_exactly_what_it_takes_back(app):
+    api = Api(client=app.test_client())
+    table = api.table()
+    table.act(table.tokens["Ann"], type="play", value=3, count=1)
+    phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
+    confirm = phone.get(f"/t/{table.code}/undo?screen=phone").get_data(as_text=True)
+    assert "Undo this move?" in confirm and "Ann played a single 3." in confirm
+    post(phone, f"/t/{table.code}/undo", {"screen": "phone", "steps": "1"})
+    assert table.view()["state"]["step"] == "play"
+    other = as_player(app.test_client(), table.code, table.tokens["Ben"])
+    assert other.get(f"/t/{table.code}/undo?screen=phone").status_code == 422
+
+
+def test_the_host_undoes_several_moves_but_never_past_a_reveal(app):
+    api = Api(client=app.test_client())
+    table = api.table()
+    start = table.view()["state"]
+    table.act(table.tokens["Ann"], type="play", value=3, count=1)
+    table.act(table.tokens["Ann"], type="draw", source="deck")
+    table.act(table.tokens["Ben"], type="play", value=4, count=2)
+    host = as_host(app.test_client(), table.code, table.host)
+    history = host.get(f"/t/{table.code}/history?screen=host").get_data(as_text=True)
+    assert "Undo back to here" in history
+    confirm = host.get(f"/t/{table.code}/undo?screen=host&steps=3").get_data(as_text=True)
+    assert "Undo these 3 moves?" in confirm
+    for line in ("Ben played a pair of 4s.", "Ann drew 2 cards", "Ann played a single 3."):
+        assert line in confirm
+    status, body = api.call("POST", f"/tables/{table.code}/undo", table.tokens["Ann"], {"steps": 2})
+    assert status == 403
+    post(host, f"/t/{table.code}/undo", {"screen": "host", "steps": "3"})
+    assert table.view()["state"] == start
+
+
+def test_the_end_shows_a_chart_a_record_that_replays_and_play_again(app):
+    api = Api(client=app.test_client())
+    table = api.table(options={"copies_per_value": 4})
+    finish_go_big(table)
+    phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
+    html = phone.get(f"/t/{table.code}").get_data(as_text=True)
+    assert 'class="chart"' in html and "Scores over the game" in html
+    response = phone.get(f"/t/{table.code}/record.json")
+    assert response.status_code == 200 and "attachment" in response.headers["Content-Disposition"]
+    record = json.loads(response.data)
+    state, result = records.replay_record(record)
+    assert result.to_json() == record["result"]
+    assert record["result"]["standings"] == table.view()["result"]["standings"]
+    assert app.test_client().get(f"/t/{table.code}/record.json").status_code == 403
+
+    host = as_host(app.test_client(), table.code, table.host)
+    response = post(host, f"/t/{table.code}/again", {})
+    new_code = re.search(r"/t/([A-Z]{4})/host", response.headers["Location"]).group(1)
+    assert host.get(f"/t/{new_code}/host").status_code == 200
+    assert "The host started a new game" in phone.get(f"/t/{table.code}").get_data(as_text=True)
+    response = post(phone, f"/t/{table.code}/follow", {})
+    assert response.headers["Location"].endswith(f"/t/{new_code}")
+    view = phone.get(f"/api/v1/tables/{new_code}").get_json()
+    assert [p["name"] for p in view["players"]] == ["Ann", "Ben", "Cat"]
+    assert "You are seated" in phone.get(f"/t/{new_code}").get_data(as_text=True)
+
+
+def test_a_record_of_an_unfinished_game_is_refused(app):
+    api = Api(client=app.test_client())
+    table = api.table()
+    phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
+    assert phone.get(f"/t/{table.code}/record.json").status_code == 409
+
+
+def test_past_games_and_player_statistics(app):
+    api = Api(client=app.test_client())
+    for _ in range(2):
+        finish_go_big(api.table(options={"copies_per_value": 4}))
+    html = app.test_client().get("/games").get_data(as_text=True)
+    assert html.count("<td>Go Big</td>") >= 2
+    assert re.search(r"<td>Ann</td><td>Go Big</td><td>2</td><td>\d</td>", html)
+
+
+def test_a_player_without_a_phone_plays_through_the_host_behind_a_cover(app):
+    api = Api(client=app.test_client())
+    table = api.table(game="big-top", players=("Ann", "Ben"), start=False)
+    host = as_host(app.test_client(), table.code, table.host)
+    post(host, f"/t/{table.code}/players/local", {"name": "Cleo"})
+    view = table.view()
+    cleo = next(p for p in view["players"] if p["name"] == "Cleo")
+    assert cleo["local"] is True
+    post(host, f"/t/{table.code}/start", {})
+    screen = host.get(f"/t/{table.code}/host").get_data(as_text=True)
+    assert "Play for Cleo (no phone)" in screen
+    cover = host.get(f"/t/{table.code}/as/{cleo['id']}").get_data(as_text=True)
+    assert "Pass the device to Cleo" in cover and 'name="cards[]"' not in cover
+    revealed = host.get(f"/t/{table.code}/as/{cleo['id']}?reveal=1").get_data(as_text=True)
+    assert 'name="cards[]"' in revealed
+    # Cleo's secret hand goes in from the host device, which then covers it again.
+    cards = ["clowns-P", "clowns-L1", "clowns-L2"]
+    html = host.get("/").get_data(as_text=True)
+    response = host.post(f"/t/{table.code}/act", headers={"HX-Request": "true"},
+                         data={"csrf_token": csrf_of(html), "screen": f"as-{cleo['id']}",
+                               "type": "hand", "cards[]": cards})
+    assert response.status_code == 204
+    assert response.headers["HX-Redirect"].endswith(f"/t/{table.code}/host")
+    assert cleo["id"] not in table.view()["waiting_for"]
+    assert "clowns-L1" not in host.get(f"/t/{table.code}/host").get_data(as_text=True)
+    # Only players without a phone can be played for, and only by the host.
+    ann = table.ids["Ann"]
+    assert host.get(f"/t/{table.code}/as/{ann}").status_code == 403
+    phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
+    assert phone.get(f"/t/{table.code}/as/{cleo['id']}").status_code == 403
