@@ -2,16 +2,27 @@
 (function () {
   "use strict";
 
+  // Keep the screen awake during play (where the browser allows it); the lock is
+  // released whenever the page is hidden, so it is asked for again on return.
+  function keepAwake() {
+    if (document.body.hasAttribute("data-wake-lock") && "wakeLock" in navigator &&
+        document.visibilityState === "visible") {
+      navigator.wakeLock.request("screen").catch(function () {});
+    }
+  }
+
   // A phone that slept may have missed events: ask for the table again when it wakes.
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") {
       document.body.dispatchEvent(new Event("resync"));
+      keepAwake();
     }
   });
 
   // The rejoin link carries the seat's token after "#", which browsers never send to a
   // server; this page posts it so the server can set the cookie.
   document.addEventListener("DOMContentLoaded", function () {
+    keepAwake();
     var form = document.querySelector("form[data-rejoin]");
     if (form && location.hash.length > 1) {
       form.elements.token.value = decodeURIComponent(location.hash.slice(1));
