@@ -5,13 +5,14 @@ import re
 import secrets
 from typing import Any
 
-from flask import (Blueprint, Response, jsonify, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, Response, current_app, jsonify, redirect, render_template,
+                   request, url_for)
+from jinja2 import TemplateNotFound
 from werkzeug.datastructures import MultiDict
 
 from .. import records, tables
 from ..auth import Viewer, cookie_viewer, host_cookie, player_cookie
-from ..errors import CompanionError, bad_request, forbidden
+from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..models import Table
 from . import links
 from .lobby import set_cookie
@@ -36,7 +37,8 @@ def screen_viewer(table: Table, screen: str) -> Viewer:
     local = LOCAL_SCREEN.fullmatch(screen or "")
     viewer = cookie_viewer(table, request, host=screen == "host" or bool(local))
     if viewer is None:
-        raise forbidden("This device is not seated at this table." if screen == "phone"
+        raise forbidden("This device is not seated at this table: if the seat is yours, ask "
+                        "the host for your rejoin code." if screen == "phone"
                         else "Only the device that created the table shows the host screen.")
     if local:
         player = next((p for p in table.players if p.id == int(local.group(1))), None)
@@ -163,12 +165,16 @@ def preview(code: str):
     """What an action would do, before it is confirmed (Go Big: which sets it beats)."""
     table = tables.find_table(code)
     viewer = screen_viewer(table, request.args.get("screen", "phone"))
+    try:
+        confirm = current_app.jinja_env.get_template(f"{game_folder(table)}/_confirm.html")
+    except TemplateNotFound:  # a game whose moves need no confirmation
+        raise not_found("This game has no preview of a move.") from None
     action = form_action(request.args)
     try:
         lines = tables.preview(table, viewer, action)
     except CompanionError as error:
         return render_template("_error.html", error=error), error.status
-    return render_template(f"{game_folder(table)}/_confirm.html", action=action,
+    return render_template(confirm, action=action,
                            lines=lines, view=tables.view(table, viewer), screen="phone",
                            action_id=secrets.token_urlsafe(12), table=table)
 

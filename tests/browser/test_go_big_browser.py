@@ -84,3 +84,23 @@ def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, ne
     screenshot(ann, "go-big-phone-result")
     screenshot(host, "go-big-host-result")
     assert cookies
+
+
+def test_a_swapped_phone_takes_the_seat_with_the_rejoin_link(live_server, new_phone):
+    api = Api(live_server.url)
+    table = api.table()
+    old = new_phone()
+    old.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Ann"],
+                              "url": live_server.url}])
+    old.goto(f"{live_server.url}/t/{table.code}")
+    expect(old.locator(".turn")).to_have_text(re.compile("Your turn"))
+    status, body = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ann']}/rejoin",
+                            table.host)
+    assert status == 200
+    # The old phone is locked out at once, through its open stream.
+    expect(old.get_by_text("This device is not seated at this table")).to_be_visible()
+    new = new_phone()
+    new.goto(body["rejoin_url"].replace(body["rejoin_url"].split("/r/")[0], live_server.url))
+    expect(new.locator(".turn")).to_have_text(re.compile("Your turn"))
+    assert new.url.endswith(f"/t/{table.code}")
+    assert "#" not in new.url
