@@ -151,6 +151,21 @@ class Seated:
         turn = self.view()["turn"]
         return self.act(self.token_of(turn), **action)
 
+    def finish_go_big(self, limit: int = 500) -> None:
+        """Play a Go Big table to its end, each move the first one its phone offers."""
+        for _ in range(limit):
+            view = self.view()
+            if view["status"] == "finished":
+                return
+            token = self.token_of(view["turn"])
+            action = self.view(token)["actions"][0]
+            if action["type"] == "play":
+                status, body = self.act(token, type="play", **action["sets"][0])
+            else:
+                status, body = self.act(token, type="draw", source=action["source"][0])
+            assert status == 200, body
+        raise AssertionError("the game did not end")
+
 
 @pytest.fixture
 def api(client):

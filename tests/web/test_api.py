@@ -284,18 +284,7 @@ def test_undo_by_the_player_who_moved_or_the_host(api):
 
 def test_the_end_of_the_game_reveals_banks_and_cannot_be_undone(api):
     table = api.table(players=("Ann", "Ben"), options={"copies_per_value": 4})
-    # 28 cards: 12 in hands, 2 in the market, 14 in the deck. Play singles until the end.
-    for _ in range(400):
-        view = table.view()
-        if view["status"] == "finished":
-            break
-        token = table.token_of(view["turn"])
-        actions = table.view(token)["actions"][0]
-        if actions["type"] == "play":
-            choice = actions["sets"][0]
-            assert table.act(token, type="play", **choice)[0] == 200
-        else:
-            assert table.act(token, type="draw", source=actions["source"][0])[0] == 200
+    table.finish_go_big()
     final = table.view()
     assert final["status"] == "finished"
     assert all("bank_total" in seat for seat in final["state"]["seats"])

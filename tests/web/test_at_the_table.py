@@ -31,20 +31,6 @@ def post(client, url: str, data: dict, status: int = 303, htmx: bool = False):
     return response
 
 
-def finish_go_big(table) -> None:
-    for _ in range(500):
-        view = table.view()
-        if view["status"] == "finished":
-            return
-        token = table.token_of(view["turn"])
-        action = table.view(token)["actions"][0]
-        if action["type"] == "play":
-            assert table.act(token, type="play", **action["sets"][0])[0] == 200
-        else:
-            assert table.act(token, type="draw", source=action["source"][0])[0] == 200
-    raise AssertionError("the game did not end")
-
-
 def test_history_lists_every_move_newest_first(app):
     api = Api(client=app.test_client())
     table = api.table()
@@ -92,7 +78,7 @@ def test_the_host_undoes_several_moves_but_never_past_a_reveal(app):
 def test_the_end_shows_a_chart_a_record_that_replays_and_play_again(app):
     api = Api(client=app.test_client())
     table = api.table(options={"copies_per_value": 4})
-    finish_go_big(table)
+    table.finish_go_big()
     phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
     html = phone.get(f"/t/{table.code}").get_data(as_text=True)
     assert 'class="chart"' in html and "Scores over the game" in html
@@ -126,7 +112,7 @@ def test_a_record_of_an_unfinished_game_is_refused(app):
 def test_past_games_and_player_statistics(app):
     api = Api(client=app.test_client())
     for _ in range(2):
-        finish_go_big(api.table(options={"copies_per_value": 4}))
+        api.table(options={"copies_per_value": 4}).finish_go_big()
     html = app.test_client().get("/games").get_data(as_text=True)
     assert html.count("<td>Go Big</td>") >= 2
     assert re.search(r"<td>Ann</td><td>Go Big</td><td>2</td><td>\d</td>", html)
