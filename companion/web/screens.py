@@ -164,7 +164,8 @@ def after_change(table: Table, viewer: Viewer, screen: str):
 def preview(code: str):
     """What an action would do, before it is confirmed (Go Big: which sets it beats)."""
     table = tables.find_table(code)
-    viewer = screen_viewer(table, request.args.get("screen", "phone"))
+    screen = request.args.get("screen", "phone")
+    viewer = screen_viewer(table, screen)
     try:
         confirm = current_app.jinja_env.get_template(f"{game_folder(table)}/_confirm.html")
     except TemplateNotFound:  # a game whose moves need no confirmation
@@ -175,7 +176,7 @@ def preview(code: str):
     except CompanionError as error:
         return render_template("_error.html", error=error), error.status
     return render_template(confirm, action=action,
-                           lines=lines, view=tables.view(table, viewer), screen="phone",
+                           lines=lines, view=tables.view(table, viewer), screen=screen,
                            action_id=secrets.token_urlsafe(12), table=table)
 
 
