@@ -52,7 +52,8 @@ class Note:
     `text` is what everyone may read. `private` gives, per player id, the line that
     player reads instead (a secret action reads "Ann placed her receipts" for others
     and "You placed $10 on clowns..." for Ann). `reveal` marks a line that shows
-    players something that was secret until now: undo never goes back past it.
+    players something that was secret until now, or that commits a secret choice for
+    good (a locked cast): undo never goes back past it.
     """
 
     text: str

@@ -291,8 +291,11 @@ class NothingBeatsALarge(Game):
         if action.piece is not None and action.piece not in self._pieces(state, player):
             raise IllegalAction(f"You do not hold {piece_label(action.piece)}.")
         cast["picks"][str(player)] = action.piece
+        # A locked cast is final: undo must not let a caster change it after seeing
+        # that the other has locked in.
         notes = [Note(f"{{name:{player}}} has locked in a cast.",
-                      private={player: f"You locked in {piece_label(action.piece)}."})]
+                      private={player: f"You locked in {piece_label(action.piece)}."},
+                      reveal=True)]
         if len(cast["picks"]) == 2:
             notes += self._resolve_cast(state, reveal=True)
         return notes
@@ -515,6 +518,25 @@ class NothingBeatsALarge(Game):
         standings = [Standing(s["player"], 1 if s["player"] == winner else 2,
                               len(s["completed"])) for s in ordered]
         return Result(standings, self._win_sentence(self._seat(state, winner)))
+
+    def scores(self, state: State) -> dict[int, int]:
+        return {s["player"]: len(s["completed"]) for s in state["seats"]}
+
+    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
+        """One choice from each list of the player's template, as a phone would post it:
+        an opponent, a piece or Nothing to cast, a piece to steal, or both recorded pieces."""
+        templates = self.actions(state, player)
+        if not templates:
+            return None
+        template = templates[0]
+        kind = template["type"]
+        if kind == "challenge":
+            return {"type": "challenge", "opponent": rng.choice(template["opponent"])}
+        if kind == "record_cast":
+            return {"type": "record_cast",
+                    "pieces": {caster: rng.choice(choices)
+                               for caster, choices in template["pieces"].items()}}
+        return {"type": kind, "piece": rng.choice(template["piece"])}
 
     def secrets(self, state: State) -> dict[int, list]:
         found = {}

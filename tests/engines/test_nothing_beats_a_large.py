@@ -306,11 +306,12 @@ def test_phones_reveal_is_a_reveal_note_and_the_lock_is_private():
     state = arranged(EVEN_3, GOALS_3)
     act(state, ANN, {"type": "challenge", "opponent": BOB})
     [lock] = act(state, ANN, {"type": "cast", "piece": "red-L"})
-    assert "red" not in lock.text and not lock.reveal
+    # A locked cast is final (undo stops there), though nobody else sees it yet.
+    assert "red" not in lock.text and lock.reveal
     assert "red Large" in lock.for_viewer(ANN)
     assert GAME.waiting_for(state) == [BOB]
     notes = act(state, BOB, {"type": "cast", "piece": "green-M"})
-    assert [n.reveal for n in notes] == [False, True]
+    assert [n.reveal for n in notes] == [True, True]
     assert "red Large" in notes[1].text and "green Medium" in notes[1].text
 
 
@@ -767,3 +768,68 @@ def test_same_seed_and_actions_give_the_same_state():
             act(replayed, player, action)
         assert replayed == state
         assert json.loads(json.dumps(state)) == state
+
+
+# -- the bot: random_action ------------------------------------------------------------------
+def test_random_action_is_none_for_players_nothing_is_awaited_from():
+    state = start(3)
+    rng = random.Random(0)
+    assert GAME.random_action(state, BOB, rng) is None
+    assert GAME.random_action(state, CAT, rng) is None
+    assert GAME.random_action(state, 999, rng) is None
+    action = GAME.random_action(state, ANN, rng)
+    assert action["type"] == "challenge" and action["opponent"] in (BOB, CAT)
+    state = locked()
+    assert GAME.random_action(state, ANN, rng) is None  # locked in: nothing more to do
+    assert GAME.random_action(state, BOB, rng)["type"] == "cast"
+    state = finished()
+    assert all(GAME.random_action(state, p, rng) is None for p in (ANN, BOB, CAT))
+
+
+def test_random_action_records_both_casters_by_hand_as_posted_data():
+    state = casting("by-hand")
+    first, second = state["cast"]["between"]
+    action = GAME.random_action(state, second, random.Random(3))
+    assert action["type"] == "record_cast"
+    assert set(action["pieces"]) == {str(first), str(second)}
+    for caster, piece in action["pieces"].items():
+        assert piece is None or piece in pieces(state, int(caster))
+    act(state, second, json.loads(json.dumps(action)))  # plain JSON, as the API receives it
+    assert state["last_cast"]["pieces"] == action["pieces"]
+
+
+def bot_game(seed: int) -> dict:
+    """A seeded game in which every move comes from random_action, as the bot posts it."""
+    rng = random.Random(seed)
+    count = 2 + seed % 4
+    casting_mode = "by-hand" if seed % 3 == 0 else "phones"
+    options = GAME.Options(colors=list(COLORS[:max(3, count)]), casting=casting_mode)
+    players = PLAYERS[:count]
+    state = GAME.setup(players, options, random.Random(seed))
+    for _ in range(STEP_CAP):
+        if GAME.result(state) is not None:
+            break
+        awaited = GAME.waiting_for(state)
+        assert awaited
+        for player in players:
+            assert (GAME.random_action(state, player, rng) is None) == (player not in awaited)
+        player = rng.choice(awaited)
+        action = GAME.random_action(state, player, rng)
+        act(state, player, json.loads(json.dumps(action)))  # plain JSON, as the API gets it
+        assert_pieces_accounted(state)
+    return state
+
+
+def test_random_games_driven_by_random_action_end_or_hit_the_cap():
+    finished_games = 0
+    for seed in range(60):
+        state = bot_game(seed)
+        result = GAME.result(state)
+        if result is None:  # the step cap
+            assert state["step"] != "over" and GAME.waiting_for(state)
+            continue
+        finished_games += 1
+        assert state["step"] == "over" and len(result.winners) == 1
+        assert all(GAME.random_action(state, s["player"], random.Random(0)) is None
+                   for s in state["seats"])
+    assert finished_games >= 45
