@@ -852,3 +852,63 @@ def test_the_same_seed_and_actions_give_the_same_game():
     assert replayed == first_state
     other_state, _ = play_random_game(8)
     assert other_state != first_state
+
+
+# -- the engine's own random player (the bot of the trust suite and the benchmark) ------------
+def play_with_random_action(seed, kinds, max_actions=20_000):
+    """A game driven only by BigMoney.random_action: a waiting player is picked at random
+    and posts what the bot chose, exactly as a phone would (through parse_action)."""
+    rng, players, opts = random_table(seed)
+    state = GAME.setup(players, opts, random.Random(seed))
+    for step in range(max_actions):
+        if state["step"] == "over":
+            return state
+        waiting = GAME.waiting_for(state)
+        for idle in set(players) - set(waiting):
+            assert GAME.random_action(state, idle, rng) is None
+        assert GAME.random_action(state, HOST, rng) is None
+        player = rng.choice(waiting)
+        action = GAME.random_action(state, player, rng)
+        assert action is not None and json.loads(json.dumps(action)) == action
+        GAME.apply(state, player, GAME.parse_action(action), random.Random(seed * 7 + step))
+        kinds.add(action["type"] + (" of a known card" if "asset_id" in action else ""))
+        assert conserved(state), (seed, step, action)
+        assert all(s["money"] >= 0 for s in state["seats"]) and state["bank"] >= 0
+    raise AssertionError(f"seed {seed}: the game did not end in {max_actions} actions")
+
+
+@pytest.mark.parametrize("seed_block", range(4))
+def test_random_action_games_end_with_the_bank_empty_and_money_conserved(seed_block):
+    kinds = set()
+    for seed in range(seed_block * 10, seed_block * 10 + 10):
+        state = play_with_random_action(seed, kinds)
+        assert state["bank"] == 0 and state["last_bill"] is not None
+        assert sum(s["money"] for s in state["seats"]) == state["start_total"]
+        assert GAME.result(state).winners
+        assert GAME.random_action(state, state["seats"][0]["player"], random.Random(0)) is None
+    assert kinds >= {"startup", "reveal", "industry", "number_dice", "buy", "end_turn",
+                     "choose"}
+
+
+def test_random_action_reveals_known_cards_from_the_reshuffled_pile():
+    kinds = set()
+    for seed in range(40):
+        play_with_random_action(seed, kinds)
+    assert "reveal of a known card" in kinds
+
+
+def test_random_action_is_legal_at_every_step_and_follows_the_rng():
+    state = at_prompt()
+    assert GAME.random_action(state, 2, random.Random(1)) is None
+    choice = GAME.random_action(state, 1, random.Random(1))
+    assert choice["type"] == "choose" and choice["choice"] in GAME.actions(state, 1)[0]["choice"]
+    state = at_refill()
+    reveal = GAME.random_action(state, 1, random.Random(3))
+    assert reveal == GAME.random_action(state, 1, random.Random(3))
+    if reveal["type"] == "reveal":
+        assert reveal["slot"] == state["refill_slot"]
+    GAME.apply(state, 1, GAME.parse_action(reveal), random.Random(0))
+    setup = in_setup()
+    first = GAME.random_action(setup, 1, random.Random(5))
+    assert first["type"] in ("startup", "reveal")
+    GAME.parse_action(first)

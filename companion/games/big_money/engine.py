@@ -438,6 +438,55 @@ class BigMoney(Game):
         together = ", ".join(names[:-1]) + " and " + names[-1]
         return f"{ending} {together} share the win with {first[0].score} each."
 
+    def scores(self, state: State) -> dict[int, int]:
+        return {s["player"]: s["money"] for s in state["seats"]}
+
+    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
+        """A legal action for `player` chosen with `rng`, as posted data, or None when
+        nothing is awaited from them (the host included). Revealed cards are plausible ones:
+        a price a card might print, a Stock now and then, mostly the proposed payout, an
+        optional name; the reshuffled pile's cards are picked by id."""
+        if player is HOST or player not in self.waiting_for(state):
+            return None
+        templates = {template["type"]: template for template in self.actions(state, player)}
+        reveal = templates.get("reveal")
+        if reveal is not None and not reveal["awaited"]:
+            reveal = None  # no card is being turned over: the space waits for a discard
+        step = state["step"]
+        if step == "setup":
+            moves = (["startup"] if templates["startup"]["current"] is None else [])
+            moves += ["reveal"] if reveal is not None else []
+            if rng.choice(moves) == "startup":
+                return {"type": "startup", "industry": rng.choice(list(INDUSTRIES))}
+            return self._random_reveal(reveal, rng.choice(reveal["slot"]), rng)
+        if step == "biz_news":
+            return {"type": "choose", "choice": rng.choice(templates["choose"]["choice"])}
+        if step == "industry":
+            return {"type": "industry", "face": rng.choice(templates["industry"]["face"])}
+        if step == "number_dice":
+            return {"type": "number_dice", "dice": [rng.randint(1, 6) for _ in range(5)]}
+        if step == "buy":
+            if "buy" in templates and rng.random() < 0.7:
+                return {"type": "buy", "slot": rng.choice(templates["buy"]["slot"])}
+            return {"type": "end_turn"}
+        # refill: the next card is turned over, or (rarely) the space is left empty
+        if reveal is not None and rng.random() < 0.95:
+            return self._random_reveal(reveal, state["refill_slot"], rng)
+        return {"type": "end_turn"}
+
+    @staticmethod
+    def _random_reveal(template: dict, slot: int, rng: random.Random) -> dict:
+        if "asset_id" in template:
+            return {"type": "reveal", "slot": slot, "asset_id": rng.choice(template["asset_id"])}
+        stock = rng.random() < 0.25
+        price = rng.choice((5, 10, 15, 20, 25, 30, 40, 50, 60))
+        asset = {"industry": rng.choice(template["asset"]["industry"]), "price": price,
+                 "stock": stock, "name": rng.choice(("", "", "Corner Diner", "Airline",
+                                                     "Book Publisher", "Arena", "App Maker"))}
+        if rng.random() < 0.15:
+            asset["payout"] = proposed_payout(price, stock) + rng.choice((-5, 5, 10))
+        return {"type": "reveal", "slot": slot, "asset": asset}
+
     def secrets(self, state: State) -> dict[int, list]:
         """Money and assets are public in Big Money. The only hidden thing is the order of
         the Biz News deck, which is no player's secret and never leaves the state."""
