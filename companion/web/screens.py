@@ -110,28 +110,43 @@ def events(code: str):
     return event_stream(table, viewer)
 
 
+INDEXED = re.compile(r"(.+)\[(\d{1,2})\]")
+
+
 def form_action(form: MultiDict) -> dict[str, Any]:
     """An action posted from a screen's form, as the API would receive it: dotted names
-    make objects, repeated names lists, "null" is None; pydantic does the rest."""
+    make objects; repeated names, names ending in "[]" and indexed names ("dice[0]",
+    one radio group per die) make lists; "null" is None; pydantic does the rest."""
     action: dict[str, Any] = {}
+    indexed: dict[str, dict[int, Any]] = {}
     for key in form.keys():
         if key in ENVELOPE:
             continue
         values = [None if v == "null" else v for v in form.getlist(key)]
+        position = INDEXED.fullmatch(key)
+        if position:
+            indexed.setdefault(position.group(1), {})[int(position.group(2))] = values[0]
+            continue
         value: Any = values if key.endswith("[]") or len(values) > 1 else values[0]
-        target = action
-        *parents, last = key.removesuffix("[]").split(".")
-        for part in parents:
-            target = target.setdefault(part, {})
-            if not isinstance(target, dict):
-                raise bad_request("That form was not understood.")
-        target[last] = value
+        _put(action, key.removesuffix("[]"), value)
+    for key, items in indexed.items():
+        _put(action, key, [items[i] for i in sorted(items)])
     for number in ("version", "as"):
         if number in action:
             if not str(action[number]).isdigit():
                 raise bad_request(f"{number} is a whole number.")
             action[number] = int(action[number])
     return action
+
+
+def _put(action: dict, dotted: str, value: Any) -> None:
+    target = action
+    *parents, last = dotted.split(".")
+    for part in parents:
+        target = target.setdefault(part, {})
+        if not isinstance(target, dict):
+            raise bad_request("That form was not understood.")
+    target[last] = value
 
 
 @bp.post("/act")

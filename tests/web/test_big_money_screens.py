@@ -184,7 +184,7 @@ def table(app):
 
 def turn(table: Table, name: str, face: str, dice=(1, 2, 4, 5, 6)) -> str:
     table.submit(name, "industry", [("face", face)])
-    return table.submit(name, "number_dice", [("dice[]", str(die)) for die in dice])
+    return table.submit(name, "number_dice", [(f"dice[{i}]", str(die)) for i, die in enumerate(dice)])
 
 
 # -- the new-table form -------------------------------------------------------------------
@@ -323,13 +323,14 @@ def test_the_number_dice_preview_and_the_single_highest_payout(table):
     table.submit("Ann", "industry", [("face", "technology")])
     html = table.page("Ann")
     form = form_of(html, "number_dice")
-    dice = [i for i in form["inputs"] if i.get("name") == "dice[]"]
+    dice = [i for i in form["inputs"] if i.get("name", "").startswith("dice[")]
     assert len(dice) == 30 and {i["value"] for i in dice} == set("123456")
+    assert {i["name"] for i in dice} == {f"dice[{n}]" for n in range(5)}  # a radio group a die
     assert all(re.search(rf'<label for="{i["id"]}">', html) for i in dice)  # every box is labelled
     preview = page(table.phones["Ann"], f"/t/{table.code}/preview?type=number_dice"
-                   + "".join(f"&dice[]={d}" for d in (3, 4, 5, 6, 6)))
+                   + "".join(f"&dice[{i}]={d}" for i, d in enumerate((3, 4, 5, 6, 6))))
     assert "Little Straight, collects 12." in preview and "<form" not in preview
-    html = table.submit("Ann", "number_dice", [("dice[]", d) for d in "34566"])
+    html = table.submit("Ann", "number_dice", [(f"dice[{i}]", d) for i, d in enumerate("34566")])
     assert table.money("Ann") == 12 and table.state()["bank"] == 628
     assert "Little Straight: <strong>12</strong>" in html
     assert "Buy Diner for 10" in html and "End the turn without buying" in html
@@ -423,7 +424,7 @@ def test_a_biz_news_choice_is_asked_on_the_right_phone_only(app):
     assert "The Biz News card is not asking you anything." in text
     html = table.submit("Ben", "choose", [("choice", "food")])
     assert "Ben pays 2, all they have (5 owed) for Antitrust Fine (1 Food Asset x 5)." in html
-    assert table.state()["step"] == "number_dice" and 'name="dice[]"' in table.page("Cat")
+    assert table.state()["step"] == "number_dice" and 'name="dice[0]"' in table.page("Cat")
 
 
 def test_the_host_adjusts_the_bank_from_the_host_screen(table):
@@ -476,6 +477,7 @@ def test_an_illegal_action_is_explained_in_place_and_changes_nothing(table):
     assert table.view()["version"] == version
     # Six dice: the form's list is refused by the model.
     table.submit("Ann", "industry", [("face", "sports")])
-    text = table.submit("Ann", "number_dice", [("dice[]", d) for d in "123456"], status=400)
-    assert "That was not understood" in text and 'name="dice[]"' in text
+    text = table.submit("Ann", "number_dice", [(f"dice[{i}]", d) for i, d in enumerate("123456")],
+                        status=400)
+    assert "That was not understood" in text and 'name="dice[0]"' in text
     assert table.view()["version"] == version + 1 and table.state()["step"] == "number_dice"
