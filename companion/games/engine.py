@@ -148,6 +148,11 @@ class Game:
         (Big Top's deals, the colours of Nothing Beats a Large) overrides this."""
         return self.Options()
 
+    def box_data(self) -> dict | None:
+        """Where the option defaults come from, for the options form (Big Money's box
+        data, with a source for every value); None for a game without such notes."""
+        return None
+
     def options_for(self, chosen: dict, player_count: int | None = None) -> StrictModel:
         """The options a table plays with: what the host chose over the defaults for
         this many players (raises pydantic.ValidationError)."""

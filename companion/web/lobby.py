@@ -53,9 +53,17 @@ def game_or_404(game_id: str):
 
 def options_page(engine, status: int = 200, **context):
     saved = tables.saved_defaults(engine)
-    return render_template("lobby/new.html", engine=engine, saved=saved,
+    return render_template("lobby/new.html", engine=engine, saved=saved, box=engine.box_data(),
                            fields=options_form.fields(engine, saved, context.pop("chosen", None)),
                            folder=engine.id.replace("-", "_"), **context), status
+
+
+def read_options(engine, saved: dict) -> dict:
+    """The posted options form; a JSON field nested too deeply to read is a bad request."""
+    try:
+        return options_form.read(engine, request.form, saved)
+    except RecursionError:
+        raise bad_request("An option is nested too deeply to be read.") from None
 
 
 @bp.get("/new/<game_id>")
@@ -68,7 +76,7 @@ def new_table(game_id: str):
 def create(game_id: str):
     engine = game_or_404(game_id)
     try:
-        chosen = options_form.read(engine, request.form, tables.saved_defaults(engine))
+        chosen = read_options(engine, tables.saved_defaults(engine))
         table, token = tables.create_table(game_id, chosen)
     except CompanionError as error:
         return options_page(engine, error.status, error=error)
@@ -83,7 +91,7 @@ def save_defaults(game_id: str):
     engine = game_or_404(game_id)
     saved = tables.saved_defaults(engine)
     try:
-        chosen = {**saved, **options_form.read(engine, request.form, saved)}
+        chosen = {**saved, **read_options(engine, saved)}
         tables.save_defaults(engine, chosen)
     except CompanionError as error:
         return options_page(engine, error.status, error=error)

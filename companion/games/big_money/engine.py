@@ -21,7 +21,7 @@ from .assets import (INDUSTRY_NAMES, assets_of, describe, discard, discard_all, 
                      prepare_refill, public_asset)
 from .bank import (collect, collected_text, is_over, pay, roller_seat, seat_of,
                    seats_from_roller)
-from .box import proposed_payout
+from .box import load_box, proposed_payout
 from .dice import best_category
 from .models import (BIZ_NEWS_FACE, CATEGORY_NAMES, INDUSTRIES, MARKET_SLOTS, Action, Adjust,
                      Buy, Choose, EndTurn, NumberDice, Options, Reveal, RollIndustry, Startup)
@@ -437,6 +437,9 @@ class BigMoney(Game):
         names = [f"{{name:{standing.player}}}" for standing in first]
         together = ", ".join(names[:-1]) + " and " + names[-1]
         return f"{ending} {together} share the win with {first[0].score} each."
+
+    def box_data(self) -> dict:
+        return load_box()
 
     def scores(self, state: State) -> dict[int, int]:
         return {s["player"]: s["money"] for s in state["seats"]}
