@@ -66,12 +66,15 @@ def read(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
     which depend on the number of players and are settled at the start)."""
     chosen: dict[str, Any] = {}
     for field in fields(engine, saved):
-        if field.kind not in ("checkbox", "choices") and field.name not in form:
+        if field.kind not in ("checkbox", "choices") and field.name not in form \
+                and not _parts(form, field):
             continue
         if field.kind == "checkbox":
             value: Any = field.name in form
         elif field.kind == "choices":
             value = form.getlist(field.name)
+        elif field.kind == "json" and isinstance(field.default, dict) and _parts(form, field):
+            value = {**field.default, **_parts(form, field)}
         elif field.kind == "json":
             try:
                 value = json.loads(form.get(field.name, "null"))
@@ -87,3 +90,16 @@ def read(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
         if value != field.default:
             chosen[field.name] = value
     return chosen
+
+
+def _parts(form: MultiDict, field: Field) -> dict[str, int]:
+    """A table of whole numbers posted one input each ("bills.5" = 40)."""
+    prefix = field.name + "."
+    parts = {}
+    for key in form.keys():
+        if key.startswith(prefix):
+            try:
+                parts[key[len(prefix):]] = int(form.get(key, ""))
+            except ValueError:
+                raise bad_request(f"{field.title}: type a whole number for each value.") from None
+    return parts

@@ -210,13 +210,16 @@ def test_the_options_form_shows_the_box_data_with_its_sources(client):
     assert "120 bills" in html and "the Bank starts with <strong>640</strong>" in html
     for bill, entry in box["bills"].items():
         row = row_of(html, f"${bill}z<")
-        assert f">{entry['count']}<" in row and SOURCE_TEXT[entry["source"]] in row
+        assert f'name="bills.{bill}" value="{entry["count"]}"' in row
+        assert SOURCE_TEXT[entry["source"]] in row
     for key, entry in box["number_payouts"].items():
-        row = row_of(html, f">{entry['name']} <small")
-        assert f">{entry['payout']}<" in row and SOURCE_TEXT[entry["source"]] in row
+        row = row_of(html, f">{entry['name']}</label> <small")
+        assert f'name="number_payouts.{key}" value="{entry["payout"]}"' in row
+        assert SOURCE_TEXT[entry["source"]] in row
     for tier, entry in box["industry_bonus"].items():
-        row = row_of(section(html, "bm-opt-bonus"), f'<th scope="row">{tier}')
-        assert f">{entry['bonus']}<" in row and SOURCE_TEXT[entry["source"]] in row
+        row = row_of(section(html, "bm-opt-bonus"), f'<label for="bonus-{tier}">{tier}')
+        assert f'name="industry_bonus.{tier}" value="{entry["bonus"]}"' in row
+        assert SOURCE_TEXT[entry["source"]] in row
     startup = section(html, "bm-opt-startup_payout")
     assert 'name="startup_payout" value="5"' in startup and "reported by a review" in startup
     cards = html.split('<li class="bm-news-card">')[1:]
@@ -229,14 +232,16 @@ def test_the_options_form_shows_the_box_data_with_its_sources(client):
             assert group and SOURCE_TEXT[where] in group.group(2), (entry["name"], part)
     assert "<strong>10</strong> cards in the deck" in html
     # Unverified values are marked; the rulebook's 3 of a Kind is not.
-    assert 'class="bm-src bm-src-unverified"' in row_of(html, ">1 Pair <small")
-    assert "unverified" not in row_of(html, ">3 of a Kind <small")
-    # What the form posts is what options_form.read reads: one JSON field per complex option.
+    assert 'class="bm-src bm-src-unverified"' in row_of(html, ">1 Pair</label> <small")
+    assert "unverified" not in row_of(html, ">3 of a Kind</label> <small")
+    # What the form posts is what options_form.read reads: a number per value of a table,
+    # and the Biz News deck as one JSON field.
     form = Forms(html).forms[0]
     posted = {i["name"]: i.get("value", "") for i in form["inputs"] if i.get("name")}
     defaults = option_defaults()
-    for name in ("bills", "number_payouts", "industry_bonus", "biz_news"):
-        assert json.loads(html_lib.unescape(posted[name])) == json.loads(json.dumps(defaults[name]))
+    for name in ("bills", "number_payouts", "industry_bonus"):
+        assert {key: int(posted[f"{name}.{key}"]) for key in defaults[name]} == defaults[name]
+    assert json.loads(html_lib.unescape(posted["biz_news"])) == json.loads(json.dumps(defaults["biz_news"]))
     assert posted["startup_payout"] == "5" and posted["asset_cards"] == "32"
 
 
@@ -244,10 +249,8 @@ def test_creating_a_table_with_edited_values(app, client):
     html = page(client, "/new/big-money")
     form = Forms(html).forms[0]
     data = {i["name"]: html_lib.unescape(i.get("value", "")) for i in form["inputs"] if i.get("name")}
-    payouts = json.loads(data["number_payouts"])
-    payouts["pair"] = 4
-    data.update(number_payouts=json.dumps(payouts), startup_payout="10",
-                biz_news=json.dumps(ANTITRUST_ONLY))
+    data.update({"number_payouts.pair": "4", "startup_payout": "10",
+                 "biz_news": json.dumps(ANTITRUST_ONLY)})
     response = client.post("/new/big-money", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)[:800]
     code = re.search(r"/t/([A-Z]{4})/host", response.headers["Location"]).group(1)
@@ -256,17 +259,17 @@ def test_creating_a_table_with_edited_values(app, client):
     assert [card["name"] for card in options["biz_news"]] == ["Antitrust Fine"]
     assert "bills" not in options and "industry_bonus" not in options  # unchanged: defaults
     # Saved as this server's defaults, a changed value says so instead of the box's source.
-    data.update(bills=json.dumps({"1": 50, "5": 40, "10": 30}))
+    data.update({"bills.1": "50", "bills.5": "40", "bills.10": "30"})
     response = client.post("/new/big-money/defaults", data=data)
     text = response.get_data(as_text=True)
     assert response.status_code == 200 and "120 bills" in text and "<strong>550</strong>" in text
     assert "set on this server" in row_of(text, "$1z<") and "set on this server" in row_of(text, "$10z<")
     assert "check your board" in row_of(text, "$5z<")
     # Broken JSON is explained in place.
-    data["industry_bonus"] = "{oops"
+    data["biz_news"] = "{oops"
     response = client.post("/new/big-money", data=data)
     assert response.status_code == 400
-    assert "Industry bonus: this is not valid JSON." in response.get_data(as_text=True)
+    assert "Biz News cards: this is not valid JSON." in response.get_data(as_text=True)
 
 
 # -- the table ------------------------------------------------------------------------------
