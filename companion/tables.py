@@ -180,26 +180,20 @@ def view(table: Table, viewer: Viewer) -> dict:
     return result
 
 
-def effective_events(table: Table) -> list[Event]:
-    """The action events in effect: the log with every undone action taken out."""
-    events = db.session.execute(
-        db.select(Event).where(Event.table_id == table.id).order_by(Event.seq)).scalars()
-    stack: list[Event] = []
-    for event in events:
-        if event.kind == "undo":
-            stack.pop()
-        else:
-            stack.append(event)
-    return stack
+def _taken_back(table: Table):
+    """The seqs of the actions an undo took back."""
+    return db.select(Event.undoes).where(Event.table_id == table.id, Event.kind == "undo")
 
 
-@dataclass
-class LogLine:
-    seq: int
-    player: int | None
-    summary: str
-    at: str
-    undone: bool = False
+def effective_events(table: Table, newest: int | None = None) -> list[Event]:
+    """The actions in effect, oldest first: every action no undo took back (an undo always
+    takes back the newest action in effect). With `newest`, only that many, the newest."""
+    query = db.select(Event).where(Event.table_id == table.id, Event.kind == "action",
+                                   Event.seq.not_in(_taken_back(table)))
+    if newest is None:
+        return list(db.session.execute(query.order_by(Event.seq)).scalars())
+    found = db.session.execute(query.order_by(Event.seq.desc()).limit(newest)).scalars()
+    return list(reversed(found.all()))
 
 
 def summary(notes: list[dict], viewer: Viewer) -> str:
@@ -209,22 +203,30 @@ def summary(notes: list[dict], viewer: Viewer) -> str:
 def log(table: Table, viewer: Viewer, limit: int | None = None, html: bool = False) -> list[dict]:
     """The log as this viewer may read it, oldest first (the last `limit` lines)."""
     names = names_of(table)
-    events = db.session.execute(
-        db.select(Event).where(Event.table_id == table.id).order_by(Event.seq)).scalars().all()
+    query = db.select(Event).where(Event.table_id == table.id)
+    if limit:
+        events = list(reversed(db.session.execute(
+            query.order_by(Event.seq.desc()).limit(limit)).scalars().all()))
+    else:
+        events = db.session.execute(query.order_by(Event.seq)).scalars().all()
     by_seq = {e.seq: e for e in events}
-    undone = {e.undoes for e in events if e.kind == "undo"}
+    targets = {e.undoes for e in events if e.kind == "undo"} - set(by_seq)
+    if targets:
+        by_seq.update((e.seq, e) for e in db.session.execute(
+            query.where(Event.seq.in_(targets))).scalars())
+    shown = [e.seq for e in events if e.kind == "action"]
+    undone = set(db.session.execute(_taken_back(table).where(Event.undoes.in_(shown))).scalars())
     lines = []
     for event in events:
         if event.kind == "undo":
-            target = by_seq[event.undoes]
             text = f"{{name:{event.actor}}} undid: " if event.actor else "The host undid: "
-            text += summary(target.notes, viewer)
+            text += summary(by_seq[event.undoes].notes, viewer)
         else:
             text = summary(event.notes, viewer)
         lines.append({"seq": event.seq, "player": event.actor,
                       "summary": fill_names(text, names, html),
                       "at": event.at.isoformat() + "Z", "undone": event.seq in undone})
-    return lines[-limit:] if limit else lines
+    return lines
 
 
 # -- writing ------------------------------------------------------------------------
@@ -545,8 +547,10 @@ def read_request(data: Any) -> Request:
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
         raise bad_request("version is a whole number.")
     if action_id is not None and (not isinstance(action_id, str)
-                                  or not 1 <= len(action_id) <= ACTION_ID_MAX):
-        raise bad_request(f"action_id is a text of 1 to {ACTION_ID_MAX} characters.")
+                                  or not 1 <= len(action_id) <= ACTION_ID_MAX
+                                  or not action_id.isprintable()):
+        raise bad_request(f"action_id is a text of 1 to {ACTION_ID_MAX} printable "
+                          f"characters.")
     if as_player is not None and (not isinstance(as_player, int) or isinstance(as_player, bool)):
         raise bad_request('"as" is a player id.')
     return Request(fields, version, action_id, as_player)
@@ -655,18 +659,19 @@ def _next_seq(table: Table) -> int:
     return (last or 0) + 1
 
 
+UNDO_AT_ONCE = 50
+
+
 def undoable(table: Table, viewer: Viewer) -> list[Event]:
-    """The actions in effect this viewer could undo, newest first: the host back to the
-    last reveal, a player only their own last action."""
+    """The actions in effect this viewer could undo, newest first: the host up to
+    UNDO_AT_ONCE back to the last reveal, a player only their own last action."""
     if table.status != "playing" or not (viewer.is_host or viewer.player_id):
         return []
     found = []
-    for event in reversed(effective_events(table)):
+    for event in reversed(effective_events(table, UNDO_AT_ONCE if viewer.is_host else 1)):
         if event.reveal:
             break
         found.append(event)
-        if not viewer.is_host:
-            break
     if not viewer.is_host and found and found[0].actor != viewer.player_id:
         return []
     return found
