@@ -41,11 +41,12 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
 
-    from .web import api, errors, links, lobby, screens
+    from .web import api, compress, errors, links, lobby, screens
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
+    compress.register(app)
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list
 

@@ -232,7 +232,7 @@ def test_a_phone_never_sees_another_players_bank(app, host):
     for client, url in ((phones["Ben"], f"/t/{code}"), (host, f"/t/{code}/host"),
                         (phones["Ben"], f"/t/{code}/panel")):
         html = page(client, url)
-        assert "21" not in re.sub(r'data-version="\d+"|since=\d+|/[A-Z]{4}', "", html)
+        assert "21" not in re.sub(r'data-version="\d+"|since=\d+|/[A-Z]{4}|v=[0-9a-f]{12}|value="\d+"', "", html)
 
 
 def test_rejoin_hands_the_seat_to_a_new_phone(app, host):
@@ -260,3 +260,17 @@ def test_saved_defaults_become_the_next_tables_defaults(client, api):
     code = re.search(r"/t/([A-Z]{4})/host", response.headers["Location"]).group(1)
     assert client.get(f"/api/v1/tables/{code}").get_json()["options"] == {
         "copies_per_value": 13, "open_banks": False}
+
+
+def test_text_is_gzipped_and_static_files_are_cached_under_versioned_urls(client):
+    html = client.get("/").get_data(as_text=True)
+    css = re.search(r'href="(/static/app\.css\?v=[0-9a-f]{12})"', html).group(1)
+    response = client.get(css, headers={"Accept-Encoding": "gzip"})
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert "max-age=31536000" in response.headers["Cache-Control"]
+    import gzip
+    assert b".button" in gzip.decompress(response.data)
+    page_response = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page_response.headers["Content-Encoding"] == "gzip"
+    assert "no-store" in page_response.headers["Cache-Control"]
+    assert client.get("/").headers.get("Content-Encoding") is None
