@@ -1,14 +1,23 @@
 """Production settings: `gunicorn -c gunicorn.conf.py wsgi:app`.
 
-Server-sent events hold a connection (and, with gthread, a thread) open per phone, so a
-worker needs many more threads than cores; requests themselves are short.
+Every phone holds a live stream (server-sent events) open. gevent workers hold each
+stream as a cheap greenlet instead of an OS thread: the benchmark (bench/, README) measured
+about half the CPU per move and half the memory of threads at 1,000 phones. One worker
+per core at most; with SQLite one worker is best (no cross-process notice delay).
 """
 import os
 
+worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gevent")
+if worker_class == "gevent":
+    # Before anything else is imported: the app's locks must be gevent's, not the OS's.
+    from gevent import monkey
+
+    monkey.patch_all()
+
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
-worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gthread")
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-threads = int(os.environ.get("COMPANION_THREADS", "100"))
+workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
+worker_connections = int(os.environ.get("COMPANION_CONNECTIONS", "4000"))  # gevent
+threads = int(os.environ.get("COMPANION_THREADS", "100"))  # gthread: one per open stream
 # Streams never end by themselves: don't wait long for them when stopping.
 graceful_timeout = 3
 timeout = 60
