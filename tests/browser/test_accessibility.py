@@ -1,0 +1,267 @@
+"""axe-core (from npm, pinned in package.json) over every screen, in the light and the dark
+colour scheme: no violation of impact "serious" or "critical" anywhere.
+
+The screens: home, the new-table form of every game, the join form, the rejoin page, past
+games, a history page, an error page, and the phone and host screens of every game in the
+lobby, mid-game (a few bot moves through the API) and at the end (bot moves to the end).
+axe is injected with add_script_tag, which the Content Security Policy (script-src 'self')
+would block, so these pages open in a context that bypasses CSP; no page sets inline styles,
+so nothing looks different for it. The other browser tests keep the CSP.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from companion import tables
+from companion.extensions import db
+from companion.games import GAMES
+from tests.conftest import ROOT, Api, LiveServer, Seated, make_app
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+BLOCKING = ("serious", "critical")
+PHONE = {"width": 360, "height": 740}
+HOST = {"width": 1280, "height": 800}
+
+# Per game: the options and players of its tables, and how many bot moves make "mid-game"
+# (past the setup steps, so the usual turn controls show).
+GAME_TABLES = {
+    "go-big": ({}, ("Ann", "Ben", "Cat"), 6),
+    "big-money": ({}, ("Ann", "Ben", "Cat"), 14),
+    "big-top": ({"deals_per_player": 1}, ("Ann", "Ben", "Cat"), 10),
+    "nothing-beats-a-large": ({}, ("Ann", "Ben", "Cat"), 6),
+}
+PHASES = ("lobby", "mid", "end")
+
+
+# -- tables in every phase, played by the engines' bots through the API -------------------
+
+def bot_moves(app, table: Seated, moves: int | None, seed: int = 1, until=None) -> None:
+    """Make `moves` bot moves (None: to the end, or until `until(state)` holds), each
+    posted through the API with the awaited player's own token. The bot reads the stored
+    state, as only a test may."""
+    engine = None
+    rng = random.Random(seed)
+    made = 0
+    while moves is None or made < moves:
+        with app.app_context():
+            stored = tables.find_table(table.code)
+            engine = GAMES[stored.game]
+            state = copy.deepcopy(tables.current_state(stored))
+            db.session.remove()
+        if until is not None and until(state):
+            return
+        if engine.result(state) is not None:
+            assert moves is None and until is None, "the game ended too soon"
+            return
+        waiting = list(engine.waiting_for(state))
+        rng.shuffle(waiting)
+        for player in waiting:
+            action = engine.random_action(state, player, rng)
+            if action is not None:
+                break
+        else:
+            raise AssertionError(f"nobody awaited has a move: {waiting}")
+        status, body = table.act(table.token_of(player), **action)
+        assert status == 200, body
+        made += 1
+        assert made < 3000, "the game did not end"
+
+
+@dataclass
+class Site:
+    url: str
+    app: object
+    tables: dict = field(default_factory=dict)  # (game, phase) -> Seated
+
+    def awaited_token(self, table: Seated) -> str:
+        """The token of a player the table awaits (whose phone shows the moves), else the
+        first player's."""
+        waiting = table.view()["waiting_for"]
+        return table.token_of(waiting[0]) if waiting else next(iter(table.tokens.values()))
+
+    def cookies(self, table: Seated, token: str) -> list[dict]:
+        return [{"name": f"companion_{table.code}", "value": token, "url": self.url},
+                {"name": f"companion_host_{table.code}", "value": table.host, "url": self.url}]
+
+
+def build_site(tmp: Path) -> tuple[Site, LiveServer]:
+    """A live server with a table of every game in every phase."""
+    app = make_app(f"sqlite:///{tmp / 'companion.sqlite3'}", tmp)
+    app.config["PUBLIC_URL"] = ""
+    server = LiveServer(app).start()
+    site = Site(server.url, app)
+    api = Api(client=app.test_client())
+    for game, (options, players, mid_moves) in GAME_TABLES.items():
+        for phase in PHASES:
+            table = api.table(game, players=players, start=phase != "lobby", options=options,
+                              seed=11)
+            if phase == "mid":
+                bot_moves(app, table, mid_moves)
+            elif phase == "end":
+                bot_moves(app, table, None)
+                assert table.view()["status"] == "finished"
+            site.tables[game, phase] = table
+    return site, server
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    site, server = build_site(tmp_path_factory.mktemp("a11y"))
+    yield site
+    server.stop()
+    with site.app.app_context():
+        db.engine.dispose()
+
+
+# -- axe ------------------------------------------------------------------------------
+
+RUN_AXE = """async () => {
+  const results = await axe.run(document, {resultTypes: ["violations"]});
+  return results.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map(n => n.target.join(" ") + (n.failureSummary ? " : " +
+      n.failureSummary.replace(/\\s+/g, " ").slice(0, 220) : "")).slice(0, 6)}));
+}"""
+
+
+@pytest.fixture(scope="module")
+def axe_context(browser):
+    assert AXE.exists(), "axe-core is missing: run `npm ci` (make install does)"
+    context = browser.new_context(bypass_csp=True, has_touch=True, viewport=PHONE)
+    context.set_default_timeout(10_000)
+    yield context
+    context.close()
+
+
+def check(page, url: str, name: str, viewport: dict = PHONE) -> list[str]:
+    """Open `url` and run axe in the light and the dark scheme; the serious and critical
+    violations found, one line each."""
+    page.set_viewport_size(viewport)
+    response = page.goto(url)
+    if response is None or response.status >= 500:
+        return [f"{name}: {url} answered {response.status if response else 'nothing'}"]
+    return axe(page, name)
+
+
+def axe(page, name: str) -> list[str]:
+    """Run axe on the page as it is now, in the light and the dark scheme."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for violation in page.evaluate(RUN_AXE):
+            if violation["impact"] in BLOCKING:
+                found.append(f"{name} [{scheme}] {violation['id']} ({violation['impact']}): "
+                             f"{violation['help']}\n      " + "\n      ".join(violation["nodes"]))
+    return found
+
+
+def test_axe_finds_nothing_serious_on_the_lobby_pages(site, axe_context):
+    page = axe_context.new_page()
+    lobby = site.tables["go-big", "lobby"]
+    ended = site.tables["go-big", "end"]
+    mid = site.tables["big-top", "mid"]
+    axe_context.add_cookies(site.cookies(mid, site.awaited_token(mid)))
+    pages = [("home", "/"), ("home, unknown code", "/join?code=QQQQ"),
+             *((f"new table {game}", f"/new/{game}") for game in GAMES),
+             ("join form", f"/j/{lobby.code}"), ("join form, game started", f"/j/{ended.code}"),
+             ("rejoin page", f"/r/{lobby.code}"), ("past games", "/games"),
+             ("history, phone", f"/t/{mid.code}/history?screen=phone"),
+             ("history, host", f"/t/{mid.code}/history?screen=host"),
+             ("error page", "/t/ZZZZ")]
+    found = []
+    for name, path in pages:
+        found += check(page, site.url + path, name)
+    # Two fragments swapped in by a tap: a Go Big set's confirmation, and undo's.
+    go_big = site.tables["go-big", "mid"]
+    axe_context.add_cookies(site.cookies(go_big, site.awaited_token(go_big)))
+    found += check(page, f"{site.url}/t/{go_big.code}/host", "go-big host")
+    page.get_by_role("button", name="Undo the last move…").click()
+    page.locator("#undo-confirm .confirm-box").wait_for()
+    found += axe(page, "go-big host, undo confirmation")
+    page.goto(f"{site.url}/t/{go_big.code}")
+    page.get_by_role("group", name="Choose a set to play").get_by_role("button").first.click()
+    page.locator("#confirm .confirm-box").wait_for()
+    found += axe(page, "go-big phone, set confirmation")
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("game", list(GAME_TABLES))
+def test_axe_finds_nothing_serious_on_the_phone_and_host_screens(site, axe_context, game):
+    page = axe_context.new_page()
+    found = []
+    for phase in PHASES:
+        table = site.tables[game, phase]
+        token = table.tokens["Ann"] if phase == "lobby" else site.awaited_token(table)
+        axe_context.add_cookies(site.cookies(table, token))
+        found += check(page, f"{site.url}/t/{table.code}", f"{game} {phase} phone")
+        found += check(page, f"{site.url}/t/{table.code}/host", f"{game} {phase} host", HOST)
+    page.close()
+    assert not found, "\n".join(found)
+
+
+# -- announcements and focus ------------------------------------------------------------
+
+def test_turn_changes_are_announced_to_screen_readers(live_server, new_phone):
+    """The live region sits outside the swapped panel (a region replaced with its content is
+    not announced): it says "Your turn!" on the phone whose turn comes, and the end."""
+    table = Api(live_server.url).table(options={"copies_per_value": 4})  # a short game
+    phones = {}
+    for name in ("Ann", "Ben", "Cat"):
+        phone = new_phone()
+        phone.context.add_cookies([{"name": f"companion_{table.code}",
+                                    "value": table.tokens[name], "url": live_server.url}])
+        phone.goto(f"{live_server.url}/t/{table.code}")
+        phones[name] = phone
+    ben, cat = phones["Ben"], phones["Cat"]
+    announcer = ben.locator("#announcer")
+    assert announcer.get_attribute("aria-live") == "assertive"
+    assert ben.locator("#panel #announcer").count() == 0
+    expect(announcer).to_be_empty()
+    first_set = table.view(table.tokens["Ann"])["actions"][0]["sets"][0]
+    assert table.act(table.tokens["Ann"], type="play", **first_set)[0] == 200
+    assert table.act(table.tokens["Ann"], type="draw", source="deck")[0] == 200
+    expect(announcer).to_have_text("Your turn!")
+    expect(cat.locator(".turn")).to_have_text("Waiting for Ben.")
+    expect(cat.locator("#announcer")).to_be_empty()  # a turn that is not hers stays quiet
+    table.finish_go_big()
+    for phone in phones.values():
+        expect(phone.locator("#announcer")).to_have_text("The game is over.")
+
+
+def test_the_focus_order_follows_the_screen_and_shows(live_server, new_phone):
+    """Tab from the top of Ann's phone: the moves come first, right after the banner, and
+    every stop is further down the screen (or right of the last on its row) and visibly
+    outlined."""
+    table = Api(live_server.url).table(seed=7)
+    ann = new_phone()
+    ann.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Ann"],
+                              "url": live_server.url}])
+    ann.goto(f"{live_server.url}/t/{table.code}")
+    stops = []
+    for _ in range(40):
+        ann.keyboard.press("Tab")
+        stop = ann.evaluate("""() => { const e = document.activeElement;
+            if (!e || e === document.body) return null;
+            const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+            return {text: (e.getAttribute('aria-label') || e.textContent).trim().slice(0, 30),
+                    top: r.top + scrollY, left: r.left, outline: s.outlineStyle !== 'none'
+                      && parseFloat(s.outlineWidth) >= 2}; }""")
+        if stop is None or (stops and stop == stops[0]):
+            break
+        stops.append(stop)
+    names = [stop["text"] for stop in stops]
+    assert names[0] == "Companion" and names[1].startswith("Play "), names
+    for before, after in zip(stops, stops[1:]):
+        assert (after["top"] > before["top"] + 1
+                or (abs(after["top"] - before["top"]) <= 1 and after["left"] > before["left"])), \
+            (before, after)
+    assert all(stop["outline"] for stop in stops), [s for s in stops if not s["outline"]]
+    assert "History" in names

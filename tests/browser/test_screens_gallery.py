@@ -1,0 +1,190 @@
+"""The phone app feel, in Chromium: screenshots of the phone (360 x 740) and host (1280 x 800)
+screens of every game mid-game and at the end, light and dark (kept in test-artifacts/);
+no sideways scroll at 360 px; finger-sized controls; the theme follows the phone; no layout
+jump when a fragment swaps in; the screen kept awake during play; an installable manifest."""
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.extensions import db
+from companion.games import GAMES
+from tests.browser.conftest import screenshot
+from tests.browser.test_accessibility import GAME_TABLES, HOST, PHONE, build_site
+from tests.conftest import Api
+
+TAP = 44  # px: the smallest control a finger hits reliably (WCAG 2.5.5, Apple, Android)
+
+# Every control on a screen: what is tapped is the label when a radio or checkbox is
+# drawn by its label (the input itself is then visually hidden).
+TARGETS = """() => [...document.querySelectorAll(
+    'main button, main .button, main select, main summary, main label.check, main label.bt-tile, ' +
+    'main input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not(.bt-sr), ' +
+    'main .bm-pick + label, main .nbl-radio + label')]
+  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+  .map(e => [e.getAttribute('aria-label') || e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30),
+             e.getBoundingClientRect()])
+  .filter(([, r]) => r.height < 44 - 0.5 || r.width < 44 - 0.5)
+  .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    site, server = build_site(tmp_path_factory.mktemp("gallery"))
+    yield site
+    server.stop()
+    with site.app.app_context():
+        db.engine.dispose()
+
+
+def fits_a_phone(page, name: str) -> None:
+    width = page.viewport_size["width"]
+    overflow = page.evaluate("document.documentElement.scrollWidth")
+    assert overflow <= width, f"{name}: {overflow} px wide on a {width} px screen"
+
+
+def test_every_game_mid_game_and_at_the_end_on_phones_and_host_screens(site, new_phone):
+    problems = []
+    for game in GAME_TABLES:
+        for phase in ("mid", "end"):
+            table = site.tables[game, phase]
+            phone = new_phone(**PHONE)
+            phone.context.add_cookies(site.cookies(table, site.awaited_token(table)))
+            host = phone.context.new_page()
+            host.set_viewport_size(HOST)
+            for page, screen, path in ((phone, "phone", ""), (host, "host", "/host")):
+                response = page.goto(f"{site.url}/t/{table.code}{path}")
+                if response.status >= 500:
+                    problems.append(f"{game} {phase} {screen}: answered {response.status}")
+                    continue
+                expect(page.locator("#panel")).to_be_visible()
+                for scheme in ("light", "dark"):
+                    page.emulate_media(color_scheme=scheme)
+                    name = f"gallery-{game}-{phase}-{screen}-{scheme}"
+                    screenshot(page, name)
+                    if screen == "phone":
+                        fits_a_phone(page, name)
+                small = page.evaluate(TARGETS)
+                if small:
+                    problems.append(f"{game} {phase} {screen}: controls under {TAP} px: {small}")
+            phone.context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_the_lobby_pages_fit_a_360_px_phone(site, new_phone):
+    lobby = site.tables["go-big", "lobby"]
+    phone = new_phone(**PHONE)
+    phone.context.add_cookies(site.cookies(lobby, lobby.tokens["Ann"]))
+    problems = []
+    paths = ["/", "/games", f"/j/{site.tables['big-top', 'lobby'].code}", f"/r/{lobby.code}",
+             f"/t/{lobby.code}", f"/t/{lobby.code}/host",
+             f"/t/{site.tables['big-top', 'mid'].code}/history?screen=host",
+             *(f"/new/{game}" for game in GAMES)]
+    for path in paths:
+        phone.goto(site.url + path)
+        for scheme in ("light", "dark"):
+            phone.emulate_media(color_scheme=scheme)
+            width = phone.evaluate("document.documentElement.scrollWidth")
+            if width > PHONE["width"]:
+                problems.append(f"{path} [{scheme}]: {width} px wide")
+        small = phone.evaluate(TARGETS)
+        if small:
+            problems.append(f"{path}: controls under {TAP} px: {small}")
+    screenshot(phone, "gallery-new-table-phone")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_theme_follows_the_phone(site, new_phone):
+    table = site.tables["go-big", "mid"]
+    colours = {}
+    for scheme in ("light", "dark"):
+        phone = new_phone(**PHONE)
+        phone.emulate_media(color_scheme=scheme)
+        phone.context.add_cookies(site.cookies(table, site.awaited_token(table)))
+        phone.goto(f"{site.url}/t/{table.code}")
+        colours[scheme] = phone.evaluate("""() => [getComputedStyle(document.body).backgroundColor,
+            getComputedStyle(document.body).color]""")
+        theme = phone.evaluate("""() => [...document.querySelectorAll('meta[name=theme-color]')]
+            .filter(m => !m.media || matchMedia(m.media).matches).map(m => m.content)""")
+        assert len(theme) == 1, theme
+        colours[scheme].append(theme[0])
+    light, dark = colours["light"], colours["dark"]
+    assert light[0] != dark[0] and light[1] != dark[1] and light[2] != dark[2], colours
+
+    def luminance(css: str) -> float:
+        r, g, b = (int(n) for n in re.findall(r"\d+", css)[:3])
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    assert luminance(light[0]) > 200 > 60 > luminance(dark[0])
+
+
+def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(live_server, new_phone):
+    """Cat waits while Ann plays: each move swaps Cat's panel; nothing on Cat's screen
+    moves (Cumulative Layout Shift 0 outside her own taps) and her scroll position stays."""
+    table = Api(live_server.url).table()
+    cat = new_phone(**PHONE)
+    cat.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Cat"],
+                              "url": live_server.url}])
+    cat.goto(f"{live_server.url}/t/{table.code}")
+    expect(cat.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
+    cat.evaluate("""() => { window.__shift = 0; new PerformanceObserver(list => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+      }).observe({type: 'layout-shift', buffered: false}); }""")
+    cat.evaluate("window.scrollTo(0, 120)")
+    scrolled = cat.evaluate("window.scrollY")
+    assert scrolled > 0
+    assert table.act(table.tokens["Ann"], type="play", value=5, count=2)[0] == 200
+    expect(cat.locator(".log")).to_contain_text("Ann played a pair of 5s.")
+    assert table.act(table.tokens["Ann"], type="draw", source="deck")[0] == 200
+    expect(cat.locator(".turn")).to_have_text(re.compile("Waiting for Ben"))
+    cat.wait_for_timeout(300)  # layout-shift entries arrive after the frame
+    assert cat.evaluate("window.scrollY") == scrolled
+    assert cat.evaluate("window.__shift") < 0.01
+
+
+WAKE_LOCK_SPY = """window.__wakeLocks = [];
+Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
+  request(type) { window.__wakeLocks.push(type); return Promise.resolve({release() {}}); }}});"""
+
+
+def test_the_screen_is_kept_awake_during_play_only(site, new_phone):
+    table = site.tables["go-big", "mid"]
+    phone = new_phone(**PHONE)
+    phone.context.add_init_script(WAKE_LOCK_SPY)
+    phone.context.add_cookies(site.cookies(table, site.awaited_token(table)))
+    phone.goto(site.url + "/")
+    assert phone.evaluate("window.__wakeLocks") == []
+    for path in ("", "/host"):
+        phone.goto(f"{site.url}/t/{table.code}{path}")
+        expect(phone.locator("#panel")).to_be_visible()
+        phone.wait_for_function("window.__wakeLocks.length > 0")
+        assert phone.evaluate("window.__wakeLocks") == ["screen"]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_app_is_installable(site, new_phone):
+    phone = new_phone(**PHONE)
+    phone.goto(site.url + "/")
+    href = phone.locator("link[rel=manifest]").get_attribute("href")
+    manifest = json.loads(phone.request.get(site.url + href).text())
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert manifest["name"] and manifest["short_name"]
+    sizes = set()
+    for icon in manifest["icons"]:
+        response = phone.request.get(site.url + icon["src"])
+        assert response.ok and response.headers["content-type"] == icon["type"]
+        width, height = png_size(response.body())
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(width)
+    assert {192, 512} <= sizes
+    assert any("maskable" in icon.get("purpose", "") for icon in manifest["icons"])
+    touch = phone.locator("link[rel=apple-touch-icon]").get_attribute("href")
+    assert phone.request.get(site.url + touch).ok

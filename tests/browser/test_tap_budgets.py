@@ -1,0 +1,123 @@
+"""Every tap budget, counted on a real phone in Chromium: the taps one player makes for one
+ordinary move, from their turn arriving to the next player's turn (or their move locked).
+
+    Go Big                    a turn                      at most 3 (the set, confirm, the draw)
+    Big Money                 an ordinary turn            at most 8 (the Industry die, five dice,
+                                                                     done, end or buy)
+    Big Top                   a turn                      at most 2
+    Big Top                   entering a dealt hand       at most one tap per card plus one
+    Nothing Beats a Large     a cast                      at most 2 (the challenge, the cast)
+
+The other players' moves around the counted one go through the API.
+"""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from companion.games.big_top import DECK
+from tests.browser.test_accessibility import bot_moves
+from tests.conftest import Api
+
+BUDGETS = {"go-big turn": 3, "big-money turn": 8, "big-top turn": 2, "big-top hand": 1,
+           "nothing-beats-a-large cast": 2}
+
+
+class Taps:
+    """Clicks on a phone, counted."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, locator) -> None:
+        locator.click()
+        self.count += 1
+
+
+def seated_phone(new_phone, server, table, name: str):
+    phone = new_phone()
+    phone.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens[name],
+                                "url": server.url}])
+    phone.goto(f"{server.url}/t/{table.code}")
+    return phone
+
+
+def test_a_go_big_turn_takes_three_taps(live_server, new_phone):
+    table = Api(live_server.url).table(seed=7)
+    ann = seated_phone(new_phone, live_server, table, "Ann")
+    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
+    taps = Taps()
+    taps(ann.get_by_role("group", name="Choose a set to play").get_by_role("button").first)
+    taps(ann.get_by_role("button", name="Confirm"))
+    taps(ann.get_by_role("button", name=re.compile("From the deck")))
+    expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"))
+    assert table.view()["turn"] == table.ids["Ben"]
+    assert taps.count <= BUDGETS["go-big turn"], taps.count
+
+
+def test_an_ordinary_big_money_turn_takes_at_most_eight_taps(live_server, new_phone):
+    table = Api(live_server.url).table(game="big-money", seed=3)
+    # The Start-Ups and the market cards through the API, up to the first roll.
+    bot_moves(live_server.app, table, None, until=lambda state: state["step"] == "industry")
+    roller = table.names[table.view()["turn"]]
+    phone = seated_phone(new_phone, live_server, table, roller)
+    expect(phone.locator(".turn")).to_have_text(re.compile("Your turn"))
+    taps = Taps()
+    taps(phone.get_by_role("group", name="Industry die", exact=True)
+         .get_by_role("button", name="Technology"))
+    for number, face in enumerate((1, 1, 2, 3, 5), start=1):
+        taps(phone.get_by_role("group", name=f"Die {number}", exact=True)
+             .get_by_text(str(face), exact=True))
+    taps(phone.get_by_role("button", name="Done: collect"))
+    taps(phone.get_by_role("button", name=re.compile("^End the turn")))
+    expect(phone.locator(".turn")).to_have_text(re.compile("Waiting for"))
+    assert table.view()["turn"] != table.ids[roller]
+    assert taps.count <= BUDGETS["big-money turn"], taps.count
+
+
+# Ann deals, Ben plays first. Dealing DECK in order round Cat, Ann, Ben gives Ben the light
+# 2 Clown to call (as in test_big_top_browser.py).
+NAMES = ("Ann", "Ben", "Cat")
+HANDS = {name: [card for index, card in enumerate(DECK) if ("Cat", "Ann", "Ben")[index % 3] == name]
+         for name in NAMES}
+RECEIPTS = {"clowns": 3, "sideshow": 10, "animals": 7, "performers": 5}
+
+
+def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(live_server, new_phone):
+    table = Api(live_server.url).table(game="big-top", players=NAMES)
+    ben = seated_phone(new_phone, live_server, table, "Ben")
+    expect(ben.locator(".bt-tile")).to_have_count(52)
+    for name in ("Ann", "Cat"):
+        assert table.act(table.tokens[name], type="hand", cards=HANDS[name])[0] == 200
+    taps = Taps()
+    for card in HANDS["Ben"]:
+        taps(ben.locator(f'label.bt-tile:has(input[value="{card}"])'))
+    taps(ben.get_by_role("button", name="Enter my hand"))
+    expect(ben.get_by_role("heading", name="Place your gate receipts")).to_be_visible()
+    assert taps.count <= len(HANDS["Ben"]) + BUDGETS["big-top hand"], taps.count
+    for name in NAMES:
+        status, body = table.act(table.tokens[name], type="receipts", receipts=RECEIPTS)
+        assert status == 200, body
+
+    expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
+    taps = Taps()
+    taps(ben.get_by_role("button", name="Call the light 2 Clown"))
+    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Cat"))
+    assert taps.count <= BUDGETS["big-top turn"], taps.count
+
+
+def test_a_nothing_beats_a_large_cast_takes_at_most_two_taps(live_server, new_phone):
+    table = Api(live_server.url).table(game="nothing-beats-a-large", seed=0)
+    ann = seated_phone(new_phone, live_server, table, "Ann")
+    ben = seated_phone(new_phone, live_server, table, "Ben")
+    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
+    challenger, opponent = Taps(), Taps()
+    challenger(ann.get_by_role("button", name=re.compile("^Challenge Ben")))
+    challenger(ann.get_by_role("button", name="Cast the red Small"))
+    expect(ann.locator(".nbl-mine-cast")).to_contain_text("You locked in red Small")
+    opponent(ben.get_by_role("button", name="Cast Nothing"))
+    for phone in (ann, ben):
+        expect(phone.locator(".nbl-reveal")).to_contain_text("Ann wins")
+    assert challenger.count <= BUDGETS["nothing-beats-a-large cast"], challenger.count
+    assert opponent.count <= BUDGETS["nothing-beats-a-large cast"], opponent.count
