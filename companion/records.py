@@ -2,7 +2,6 @@
 replayed, the chart of the scores over the game, and the past games of this server."""
 from __future__ import annotations
 
-import random
 from collections import defaultdict
 from typing import Any
 

@@ -1,15 +1,14 @@
 """Home, new table, joining by code or QR, and rejoining with a new phone."""
 from __future__ import annotations
 
-from flask import (Blueprint, make_response, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, redirect, render_template, request, url_for
 
 from .. import records, tables
 from ..auth import COOKIE_MAX_AGE, cookie_viewer, host_cookie, player_cookie, viewer_for_token
 from ..errors import CompanionError, bad_request
 from ..extensions import limiter
 from ..games import GAMES
-from . import links, options_form
+from . import options_form
 
 bp = Blueprint("lobby", __name__)
 

@@ -13,8 +13,7 @@ from html.parser import HTMLParser
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion.games.big_money import BigMoney, load_box, option_defaults
-from companion.games.engine import Game
+from companion.games.big_money import load_box, option_defaults
 from tests.conftest import Api
 
 NAMES = ("Ann", "Ben", "Cat")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from companion import create_app, tables
+from companion import tables
 from companion.extensions import db
 from companion.models import Table
 from tests.conftest import ROOT, Api, free_port

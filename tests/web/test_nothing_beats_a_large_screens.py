@@ -302,7 +302,7 @@ def test_casting_by_hand_one_caster_records_both_pieces(app, api):
         for value in form["radios"][f"pieces.{caster}"]:
             control = f"nbl-{caster}-{'nothing' if value == 'null' else value}"
             assert f'id="{control}"' in html and f'<label for="{control}"' in html
-    assert f"<legend>Ben (you) showed</legend>" in html and "<legend>Ann showed</legend>" in html
+    assert "<legend>Ben (you) showed</legend>" in html and "<legend>Ann showed</legend>" in html
     panel = table.tap("Ben", "Record both pieces",
                       choices={f"pieces.{ann}": "green-L", f"pieces.{ben}": "null"})
     reveal = section(panel, "nbl-reveal")

@@ -71,7 +71,7 @@ def test_the_host_screen_shows_qr_code_link_and_wifi_hint(host):
     code = new_table(host)
     html = page(host, f"/t/{code}/host")
     assert "<svg" in html and 'aria-label="QR code"' in html
-    assert f'class="room-code"' in html and f">{code}<" in html
+    assert 'class="room-code"' in html and f">{code}<" in html
     assert f"http://table.test:8000/j/{code}" in html
     assert "same Wi-Fi" in html
     assert page(host.application.test_client(), f"/t/{code}/host", 403)
