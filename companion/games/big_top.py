@@ -12,9 +12,10 @@ Decisions where the rulebook is open:
   template gives the usual count of a deal that starts left of the dealer as a hint.
 - Gate receipts and hand entries may be changed until the last player's goes in.
 - A called card on the $0 space matches a played card but earns $0.
-- Fan Tan: the number of hands is players x `deals_per_player` (the dealer rotates as in
-  Big Top). A player who pays their last peanut is broke: the game ends at once and
-  the peanuts in the pot stay there.
+- Fan Tan: the host sets the number of hands with `hands`; 0 (the default) plays
+  players x `deals_per_player` hands. The dealer rotates clockwise as in Big Top, for as
+  many hands as set. A player who pays their last peanut is broke: the game ends at once
+  and the peanuts in the pot stay there. Big Top proper ignores `hands`.
 """
 from __future__ import annotations
 
@@ -61,11 +62,16 @@ class Options(StrictModel):
     deals_per_player: int = Field(
         1, ge=1, le=4, title="Deals per player",
         description="Each player deals this many times (the rulebook: once, twice with "
-                    "3 players). In Fan Tan this sets the number of hands.")
+                    "3 players). In Fan Tan this sets the number of hands when Hands is 0.")
     peanuts: int = Field(
         25, ge=1, le=100, title="Peanuts each (Fan Tan)",
         description="The peanuts each player starts with in Fan Tan (25 in the designer's "
                     "notes).")
+    hands: int = Field(
+        0, ge=0, le=50, title="Hands (Fan Tan)",
+        description="The number of hands to play in the Fan Tan variant; 0 means one "
+                    "round of deals (one per player) times Deals per player. Big Top "
+                    "ignores it.")
 
 
 class Hand(StrictModel):
@@ -232,7 +238,7 @@ class BigTop(Game):
         fan_tan = options.variant == "fan-tan"
         state = {
             "variant": options.variant,
-            "deals": len(players) * options.deals_per_player,
+            "deals": self._deal_count(options, len(players)),
             "deal": 0,
             "dealer_seat": -1,
             "step": "hands",
@@ -250,6 +256,14 @@ class BigTop(Game):
             state["broke"] = None
         self._start_deal(state)
         return state
+
+    @staticmethod
+    def _deal_count(options: Options, players: int) -> int:
+        """Fan Tan plays the host's `hands` if set; otherwise (and always in Big Top)
+        each player deals `deals_per_player` times."""
+        if options.variant == "fan-tan" and options.hands:
+            return options.hands
+        return players * options.deals_per_player
 
     # -- reading the state -----------------------------------------------------------
     @staticmethod

@@ -404,6 +404,84 @@ def test_host_can_set_the_number_of_deals():
         options(4, deals_per_player=5)
 
 
+def test_fan_tan_host_sets_the_number_of_hands_and_the_dealer_rotates_clockwise():
+    players = [10, 20, 30]
+    state = GAME.setup(players, options(3, variant="fan-tan", hands=5, peanuts=100),
+                       random.Random(2))
+    assert GAME.view(state, None)[0]["deals"] == 5
+    rng = random.Random(7)
+    dealers, leaders = [], []
+    while state["step"] != "over":
+        dealers.append(GAME.view(state, None)[0]["dealer"])
+        leaders.append(play_deal(state, rng))
+    public = GAME.view(state, None)[0]
+    assert public["broke"] is None  # 100 peanuts each last 5 hands
+    assert len(public["deal_results"]) == 5
+    assert dealers == [10, 20, 30, 10, 20]
+    assert leaders == [[20], [30], [10], [20], [30]]
+    assert [r["dealer"] for r in public["deal_results"]] == dealers
+    assert sum(s["peanuts"] for s in public["seats"]) == 300
+    assert "after 5 hands" in GAME.result(state).explanation
+
+
+def test_fan_tan_with_set_hands_still_ends_when_a_player_goes_broke():
+    state = play_random_game([1, 2, 3], {"variant": "fan-tan", "hands": 5, "peanuts": 1}, 3)
+    public = GAME.view(state, None)[0]
+    assert public["step"] == "over" and public["deals"] == 5
+    assert public["broke"] is not None and seat(state, public["broke"])["peanuts"] == 0
+    assert len(public["deal_results"]) < 5
+    assert "went broke" in GAME.result(state).explanation
+
+
+def test_fan_tan_hands_announce_their_count():
+    chosen = options(3, variant="fan-tan", hands=4)
+    state = arranged([1, 2, 3], current=1, hands={1: ["clowns-P"]}, variant="fan-tan")
+    state["deals"] = GAME.setup([1, 2, 3], chosen, random.Random(0))["deals"]
+    notes = act(state, 1, type="play", card="clowns-P")
+    assert notes[-1].text == "Deal 2 of 4: {name:2} deals. Everyone, enter your new hand."
+
+
+@pytest.mark.parametrize("count, per_player, deals",
+                         [(3, None, 6), (4, None, 4), (5, None, 5), (6, None, 6),
+                          (4, 3, 12), (3, 1, 3)])
+def test_fan_tan_hands_zero_keeps_players_times_deals_per_player(count, per_player, deals):
+    chosen = {"variant": "fan-tan"}
+    if per_player is not None:
+        chosen["deals_per_player"] = per_player
+    assert options(count, **chosen).hands == 0
+    for extra in ({}, {"hands": 0}):
+        state = GAME.setup(list(range(1, count + 1)), options(count, **chosen, **extra),
+                           random.Random(0))
+        assert GAME.view(state, None)[0]["deals"] == deals
+
+
+@pytest.mark.parametrize("count, hands, deals", [(3, 5, 6), (4, 7, 4), (4, 50, 4)])
+def test_hands_is_ignored_in_big_top_proper(count, hands, deals):
+    players = list(range(1, count + 1))
+    state = GAME.setup(players, options(count, hands=hands), random.Random(0))
+    assert GAME.view(state, None)[0]["deals"] == deals
+    if hands == 7:  # play it through: every player deals once, as without `hands`
+        rng = random.Random(4)
+        dealers = []
+        while state["step"] != "over":
+            dealers.append(GAME.view(state, None)[0]["dealer"])
+            play_deal(state, rng)
+        assert dealers == players
+        assert len(state["deal_results"]) == deals
+
+
+def test_the_hands_option_is_bounded():
+    assert options(3, variant="fan-tan", hands=50).hands == 50
+    assert options(3, variant="fan-tan", hands="12").hands == 12  # as a form posts it
+    for wrong in (51, -1, 100):
+        with pytest.raises(ValidationError):
+            options(3, variant="fan-tan", hands=wrong)
+    schema = GAME.Options.model_json_schema()["properties"]["hands"]
+    assert (schema["title"], schema["minimum"], schema["maximum"], schema["default"]) == (
+        "Hands (Fan Tan)", 0, 50, 0)
+    assert "Fan Tan" in schema["description"] and "0 means" in schema["description"]
+
+
 # -- hand entry and receipts -----------------------------------------------------------
 def test_hand_entry_can_be_fixed_before_every_hand_is_in():
     state = GAME.setup([1, 2, 3], options(3), random.Random(0))
