@@ -1,4 +1,5 @@
 """Extensions, created here and bound to the app in create_app."""
+from flask import request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -6,13 +7,24 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
 
+# Failed look-ups (an unknown room code, a token that is not valid) an address may make:
+# guessing codes or tokens costs an hour per few hundred guesses.
+LOOKUP_MISSES = "30 per minute; 300 per hour"
+
 
 class Base(DeclarativeBase):
     pass
+
+
+def missed_lookup(response) -> bool:
+    """A request that found no table or no seat: it counts against LOOKUP_MISSES."""
+    return response.status_code in (401, 404) and request.endpoint != "static"
 
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 limiter = Limiter(key_func=get_remote_address, storage_uri="memory://",
-                  default_limits=[], headers_enabled=True)
+                  default_limits=[], headers_enabled=True,
+                  application_limits=[LOOKUP_MISSES],
+                  application_limits_deduct_when=missed_lookup)

@@ -2,6 +2,7 @@
 replayed, the chart of the scores over the game, and the past games of this server."""
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from typing import Any
 
@@ -148,3 +149,25 @@ def player_stats(games: list[dict]) -> list[dict]:
             entry["played"] += 1
             entry["won"] += name in game["winners"]
     return sorted(stats.values(), key=lambda e: (e["name"].casefold(), e["game"]))
+
+
+CATALOGUE_SIZE = 40
+CATALOGUE_SCAN = 2000
+
+
+def catalogue(game: str, action_type: str, field: str) -> list[dict]:
+    """What players entered before in `field` of `action_type` at this server's tables of
+    the game (only ever public entries), newest first, each once."""
+    rows = db.session.execute(
+        db.select(Event.action).join(Table, Table.id == Event.table_id)
+        .where(Table.game == game, Event.kind == "action")
+        .order_by(Event.id.desc()).limit(CATALOGUE_SCAN)).scalars()
+    found: dict[str, dict] = {}
+    for action in rows:
+        entry = action.get(field) if isinstance(action, dict) else None
+        if action and action.get("type") == action_type and isinstance(entry, dict):
+            key = json.dumps(entry, sort_keys=True)
+            found.setdefault(key, entry)
+            if len(found) == CATALOGUE_SIZE:
+                break
+    return list(found.values())

@@ -621,11 +621,13 @@ def act(table: Table, viewer: Viewer, data: Any) -> dict:
                 earlier = _earlier_answer(table, viewer, request.action_id)
                 if earlier is not None:
                     return answer(table, viewer, earlier)
+            # A version that is not current is stale, whatever the table became since
+            # (even over): the caller gets the fresh view of the contract's 409.
+            if request.version is not None and request.version != table.version:
+                raise stale(table, viewer)
             if table.status != "playing":
                 raise illegal("The game has not started yet."
                               if table.status == "lobby" else "The game is over.")
-            if request.version is not None and request.version != table.version:
-                raise stale(table, viewer)
             try:
                 notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
             except IllegalAction as exc:
@@ -758,18 +760,22 @@ def preview(table: Table, viewer: Viewer, data: Any) -> list[str]:
             if not n.reveal]
 
 
-def play_again(table: Table, viewer: Viewer) -> Table:
-    """A new table of the same game, options and players (in the same seats); each
-    player's phone moves over with `follow`."""
+def play_again(table: Table, viewer: Viewer) -> tuple[Table, str]:
+    """A new table of the same game, options and players (in the same seats), and its
+    host token; each player's phone moves over with `follow`. The new table has tokens
+    of its own: no token works at two tables."""
     _require_host(viewer)
     if table.status != "finished":
         raise conflict("The game is not over yet.")
-    if table.next_code:
-        return find_table(table.next_code)
+    token = new_token()
+    if table.next_code:  # asked again: the host device gets a fresh key to the new table
+        again = find_table(table.next_code)
+        _change(again, lambda again: {"host_token_hash": hash_token(token)})
+        return again, token
     engine = game_of(table)
     again = Table(code=new_code(), game=table.game,
                   options=validate_options(engine, table.options),
-                  host_token_hash=table.host_token_hash, status="lobby", version=0)
+                  host_token_hash=hash_token(token), status="lobby", version=0)
     db.session.add(again)
     db.session.flush()
     for player in table.players:
@@ -777,7 +783,7 @@ def play_again(table: Table, viewer: Viewer) -> Table:
                               name_key=player.name_key, local=player.local,
                               token_hash=hash_token(new_token())))
     _change(table, lambda table: {"next_code": again.code})
-    return again
+    return again, token
 
 
 def follow(table: Table, viewer: Viewer) -> tuple[Table, str]:

@@ -10,8 +10,10 @@ from alembic import context
 config = context.config
 
 # Interpret the config file for Python logging.
-# This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# This line sets up loggers basically. Loggers that exist already stay on: the server
+# upgrades the database before it serves, and its own error and access logs (and the
+# app's) must keep working afterwards.
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 
 

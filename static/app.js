@@ -11,12 +11,27 @@
     }
   }
 
+  function resync() {
+    document.body.dispatchEvent(new Event("resync"));
+  }
+
   // A phone that slept may have missed events: ask for the table again when it wakes.
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") {
-      document.body.dispatchEvent(new Event("resync"));
+      resync();
       keepAwake();
     }
+  });
+
+  // The stream can outlive a dropped network, so a refresh it asked for may fail: ask
+  // again when the network is back, and a moment after any failed refresh.
+  window.addEventListener("online", resync);
+  ["htmx:sendError", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (event.target && event.target.id === "live") {
+        setTimeout(resync, 2000);
+      }
+    });
   });
 
   // The rejoin link carries the seat's token after "#", which browsers never send to a

@@ -709,6 +709,8 @@ class BigTop(Game):
         return deck[offset::seats]
 
     def secrets(self, state: State) -> dict[int, list]:
+        if state["step"] == "over":
+            return {}  # the game's record, every entry in it, is open to all at the end
         # Cards named by a failed hand check are public by design (never their holder).
         flagged = set()
         if state["check"]:

@@ -130,6 +130,9 @@ class Game:
     secret_actions: ClassVar[frozenset[str]] = frozenset()
     # Action types only the host may post (the actor is HOST).
     host_actions: ClassVar[frozenset[str]] = frozenset()
+    # Public entries this server remembers across tables and offers again, as
+    # {action type: field}: Big Money's asset cards, typed once per box.
+    remembered: ClassVar[dict[str, str]] = {}
 
     _adapter: ClassVar[TypeAdapter | None] = None
 

@@ -1,13 +1,11 @@
 """The JSON API of the contract (/api/v1): the same calls into tables.py as the screens."""
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from .. import tables
 from ..auth import bearer_viewer
-from ..errors import CompanionError, bad_request, forbidden
+from ..errors import CompanionError, bad_request
 from ..extensions import csrf, limiter
 from . import contract, links
 from .contract import validated
@@ -33,6 +31,8 @@ def body() -> dict:
 
 
 def table_and_viewer(code: str):
+    """The table and who is asking: a caller is recognised (or refused) before anything
+    it sent is read."""
     table = tables.find_table(code)
     return table, bearer_viewer(table, request)
 
@@ -69,23 +69,23 @@ def join(code: str):
 
 @bp.post("/tables/<code>/start")
 def start(code: str):
-    data = validated(contract.StartTable, body())
     table, viewer = table_and_viewer(code)
+    data = validated(contract.StartTable, body())
     tables.start(table, viewer, data.first_player, data.seed)
     return jsonify(tables.view(table, viewer))
 
 
 @bp.post("/tables/<code>/actions")
 def act(code: str):
-    data = body()
     table, viewer = table_and_viewer(code)
+    data = body()
     return jsonify(tables.act(table, viewer, data))
 
 
 @bp.post("/tables/<code>/undo")
 def undo(code: str):
-    body()
     table, viewer = table_and_viewer(code)
+    body()
     if viewer.player_id is None and not viewer.is_host:
         raise CompanionError("unauthorized", "Join the table to undo.")
     tables.undo(table, viewer)
@@ -107,8 +107,8 @@ def remove_player(code: str, player_id: int):
 
 @bp.post("/tables/<code>/seats")
 def reorder(code: str):
-    data = validated(contract.Reorder, body())
     table, viewer = table_and_viewer(code)
+    data = validated(contract.Reorder, body())
     tables.reorder(table, viewer, data.order)
     return jsonify(tables.view(table, viewer))
 

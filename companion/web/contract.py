@@ -95,7 +95,9 @@ def _operation(summary: str, ok: int, body: dict | None = None, answer: dict | N
         "responses": {str(ok): {"description": "OK", "content": {
             "application/json": {"schema": answer or {"type": "object"}}}}},
     }
-    for status in errors:
+    # Any request may also be refused with 429 `too_many_requests`: an address that keeps
+    # looking up codes or tokens that do not exist, or joins too often.
+    for status in (*errors, 429):
         operation["responses"][str(status)] = {"description": "Error", "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     if body is not None:

@@ -57,14 +57,6 @@ def options_page(engine, status: int = 200, **context):
                            folder=engine.id.replace("-", "_"), **context), status
 
 
-def read_options(engine, saved: dict) -> dict:
-    """The posted options form; a JSON field nested too deeply to read is a bad request."""
-    try:
-        return options_form.read(engine, request.form, saved)
-    except RecursionError:
-        raise bad_request("An option is nested too deeply to be read.") from None
-
-
 @bp.get("/new/<game_id>")
 def new_table(game_id: str):
     return options_page(game_or_404(game_id))
@@ -75,7 +67,7 @@ def new_table(game_id: str):
 def create(game_id: str):
     engine = game_or_404(game_id)
     try:
-        chosen = read_options(engine, tables.saved_defaults(engine))
+        chosen = options_form.read(engine, request.form, tables.saved_defaults(engine))
         table, token = tables.create_table(game_id, chosen)
     except CompanionError as error:
         return options_page(engine, error.status, error=error)
@@ -90,7 +82,7 @@ def save_defaults(game_id: str):
     engine = game_or_404(game_id)
     saved = tables.saved_defaults(engine)
     try:
-        chosen = {**saved, **read_options(engine, saved)}
+        chosen = {**saved, **options_form.read(engine, request.form, saved)}
         tables.save_defaults(engine, chosen)
     except CompanionError as error:
         return options_page(engine, error.status, error=error)

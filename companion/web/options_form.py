@@ -78,7 +78,7 @@ def read(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
         elif field.kind == "json":
             try:
                 value = json.loads(form.get(field.name, "null"))
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise bad_request(f"{field.title}: this is not valid JSON.") from None
         elif field.kind == "number":
             try:

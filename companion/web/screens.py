@@ -64,7 +64,18 @@ def panel_context(table: Table, viewer: Viewer, screen: str,
                           if p.local and p.id in view["waiting_for"]] if viewer.is_host else [],
         "chart": records.chart_svg(records.score_series(table), names)
         if table.status == "finished" else None,
+        "catalogue": remembered_entries(table, view["actions"]),
     }
+
+
+def remembered_entries(table: Table, actions: list[dict]) -> list[dict]:
+    """Entries typed at earlier tables that this viewer could enter again now."""
+    engine = tables.game_of(table)
+    for action in actions:
+        field = engine.remembered.get(action["type"])
+        if field:
+            return records.catalogue(table.game, action["type"], field)
+    return []
 
 
 def render_panel(table: Table, viewer: Viewer, screen: str,
@@ -265,9 +276,9 @@ def record(code: str):
 def play_again(code: str):
     table = tables.find_table(code)
     viewer = screen_viewer(table, "host")
-    again = tables.play_again(table, viewer)
+    again, token = tables.play_again(table, viewer)
     response = redirect(url_for("screens.host", code=again.code), code=303)
-    return set_cookie(response, host_cookie(again.code), request.cookies[host_cookie(table.code)])
+    return set_cookie(response, host_cookie(again.code), token)
 
 
 @bp.post("/follow")

@@ -770,7 +770,8 @@ def assert_nothing_leaks(game, state, notes):
             if owner == viewer:
                 continue
             hand = game.view(state, owner)[1]["hand"]
-            assert set(hand) <= {s for s in secrets[owner] if isinstance(s, str)}
+            if state["step"] != "over":  # at the end the game's record opens every entry
+                assert set(hand) <= {s for s in secrets[owner] if isinstance(s, str)}
             assert not [card for card in hand if card in seen]
             assert not [card for card in hand for line in lines if card_label(card) in line]
         assert not list(receipt_shaped(public))

@@ -148,3 +148,27 @@ def test_a_player_without_a_phone_plays_through_the_host_behind_a_cover(app):
     assert host.get(f"/t/{table.code}/as/{ann}").status_code == 403
     phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
     assert phone.get(f"/t/{table.code}/as/{cleo['id']}").status_code == 403
+
+
+def test_big_money_offers_the_cards_entered_at_earlier_tables(app):
+    api = Api(client=app.test_client())
+    first = api.table(game="big-money", players=("Ann", "Ben"))
+    for name in ("Ann", "Ben"):
+        assert first.act(first.tokens[name], type="startup", industry="food")[0] == 200
+    diner = {"industry": "food", "price": 10, "payout": 10, "stock": False, "name": "Diner"}
+    status, body = first.act(first.tokens["Ann"], type="reveal", slot=0, asset=diner)
+    assert status == 200, body
+
+    second = api.table(game="big-money", players=("Cat", "Dan"))
+    for name in ("Cat", "Dan"):
+        second.act(second.tokens[name], type="startup", industry="sports")
+    phone = as_player(app.test_client(), second.code, second.tokens["Cat"])
+    html = phone.get(f"/t/{second.code}").get_data(as_text=True)
+    assert "A card entered before? Pick it (1)" in html and ">Diner<" in html
+    form = html[html.index('class="bm-catalogue"'):]
+    fields = dict(re.findall(r'<input type="hidden" name="(asset\.[a-z]+|slot|type)" value="([^"]*)"', form)[:7])
+    response = post(phone, f"/t/{second.code}/act",
+                    {**fields, "screen": "phone", "action_id": "pick-1"}, status=200, htmx=True)
+    assert "Diner" in response.get_data(as_text=True)
+    market = second.view()["state"]["market"]
+    assert market[0]["name"] == "Diner" and market[0]["price"] == 10 and market[0]["industry"] == "food"

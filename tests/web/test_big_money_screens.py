@@ -72,10 +72,12 @@ class Forms(HTMLParser):
 
 
 def form_of(html: str, action_type: str) -> dict:
-    """The form that posts actions of this type (one with `name="type" value=...`)."""
+    """The form that posts actions of this type (one with `name="type" value=...`), not
+    counting the picks from cards entered at earlier tables."""
     found = [form for form in Forms(html).forms
              if any(i.get("name") == "type" and i.get("value") == action_type
-                    for i in form["inputs"])]
+                    for i in form["inputs"])
+             and "bm-catalogue-card" not in form["attrs"].get("class", "")]
     assert found, f"no {action_type} form on the page"
     return found[0]
 

@@ -51,6 +51,7 @@ class BigMoney(Game):
     Options = Options
     Action = Action
     host_actions = frozenset({"adjust"})
+    remembered = {"reveal": "asset"}
 
     def setup(self, players: list[int], options: Options, rng: random.Random) -> State:
         if not self.min_players <= len(players) <= self.max_players:

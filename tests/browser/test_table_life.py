@@ -1,0 +1,371 @@
+"""A table's life beyond one game's moves, in Chromium against a real server: a phone that
+lost its connection catches up by itself, the host device plays for a player without a
+phone behind a privacy cover, and a finished table is played again with the same players."""
+from __future__ import annotations
+
+import json
+import random
+import re
+import socket
+import threading
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import screenshot
+from tests.conftest import Api, Seated
+
+SOON = 5_000  # ms: what "at once" means for a live update on a local server
+
+SUITS = ("clowns", "sideshow", "animals", "performers")
+RANKS = ("P", "L1", "L2", "L3", "L4", "L5", "L6", "D1", "D2", "D3", "D4", "D5", "D6")
+
+
+def seat_phone(new_phone, server_url: str, table: Seated, name: str):
+    """A phone context that holds `name`'s seat cookie, on its phone screen."""
+    page = new_phone()
+    page.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens[name],
+                               "url": server_url}])
+    page.goto(f"{server_url}/t/{table.code}")
+    return page
+
+
+def host_screen(new_phone, server_url: str, code: str, host_token: str):
+    page = new_phone(1280, 800)
+    page.context.add_cookies([{"name": f"companion_host_{code}", "value": host_token,
+                               "url": server_url}])
+    page.goto(f"{server_url}/t/{code}/host")
+    return page
+
+
+def first_move(table: Seated, name: str) -> None:
+    """The first move the phone of `name` offers, through the API."""
+    token = table.tokens[name]
+    action = table.view(token)["actions"][0]
+    if action["type"] == "play":
+        status, body = table.act(token, type="play", **action["sets"][0])
+    else:
+        status, body = table.act(token, type="draw", source=action["source"][0])
+    assert status == 200, body
+
+
+# -- 1. a phone that lost its connection --------------------------------------------
+
+class Network:
+    """A phone's network: a TCP relay between one browser context and the server that can
+    drop every open connection (the event stream included) and refuse new ones, as a
+    phone's Wi-Fi does when it goes away."""
+
+    def __init__(self, port: int):
+        self.upstream = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.up = True
+        self.lock = threading.Lock()
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            server = socket.create_connection(("127.0.0.1", self.upstream))
+            with self.lock:
+                self.sockets += [client, server]
+            for source, target in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, target), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, target: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, target):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def drop(self) -> None:
+        self.up = False
+        with self.lock:
+            sockets, self.sockets = self.sockets, []
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            sock.close()
+
+    def restore(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self.drop()
+        self.listener.close()
+
+
+def log_lines(api: Api, table: Seated, name: str) -> list[str]:
+    status, body = api.call("GET", f"/tables/{table.code}/log", table.tokens[name])
+    assert status == 200, body
+    return [line["summary"] for line in body["events"]]
+
+
+def test_a_phone_whose_connection_dropped_catches_up_by_itself(live_server, new_phone):
+    api = Api(live_server.url)
+    table = api.table()  # Ann, Ben, Cat at Go Big; Ann plays first
+    network = Network(live_server.port)
+    try:
+        ann = seat_phone(new_phone, live_server.url, table, "Ann")
+        ben = seat_phone(new_phone, network.url, table, "Ben")
+        expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+        streams = []
+        ben.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
+        ben.wait_for_timeout(300)  # Ben's stream is open
+
+        # Ben's phone loses its network: the stream breaks, nothing gets through.
+        ben.context.set_offline(True)
+        network.drop()
+        first_move(table, "Ann")  # her set
+        first_move(table, "Ann")  # her draw: Ben's turn
+        assert table.view()["turn"] == table.ids["Ben"]
+        moves = log_lines(api, table, "Ben")[-2:]
+        assert moves[0].startswith("Ann played"), moves
+        ben.wait_for_timeout(1_000)
+        expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
+        for line in moves:
+            expect(ben.locator(".log")).not_to_contain_text(line)
+
+        # The network comes back: the page asks for the table again and the stream
+        # reconnects by itself (the server sends the current version on connect). No reload.
+        url, opened = ben.url, len(streams)
+        network.restore()
+        ben.context.set_offline(False)
+        for line in moves:
+            expect(ben.locator(".log")).to_contain_text(line, timeout=SOON)
+        expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
+        expect(ben.get_by_role("button", name=re.compile(r"^Play \d+ × \d+$")).first).to_be_visible()
+        assert ben.url == url
+        for _ in range(50):  # the stream itself comes back too, on its own
+            if len(streams) > opened:
+                break
+            ben.wait_for_timeout(100)
+        assert len(streams) > opened
+        expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
+
+        # A phone waking from sleep asks for the panel again ("resync" on the body, which
+        # app.js dispatches on visibilitychange) and shows what it missed while asleep.
+        ben.context.set_offline(True)  # asleep: a change's refresh does not get through
+        first_move(table, "Ben")
+        first_move(table, "Ben")  # Cat's turn
+        ben.wait_for_timeout(500)
+        expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
+        ben.context.set_offline(False)
+        with ben.expect_request(lambda r: f"/t/{table.code}/panel" in r.url, timeout=SOON) as asked:
+            ben.evaluate("document.body.dispatchEvent(new Event('resync'))")
+        assert "screen=phone" in asked.value.url
+        expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Cat"), timeout=SOON)
+        expect(ben.locator(".log")).to_contain_text(log_lines(api, table, "Ben")[-1])
+    finally:
+        network.close()
+
+
+def test_a_phone_offline_while_its_stream_stays_open_catches_up_when_back_online(
+        live_server, new_phone):
+    """Chromium's offline mode keeps an open event stream: the table's version event still
+    arrives, but the panel request it triggers fails. Back online, the phone must still
+    catch up by itself, as a phone whose refresh failed on a Wi-Fi blip must."""
+    api = Api(live_server.url)
+    table = api.table()
+    ben = seat_phone(new_phone, live_server.url, table, "Ben")
+    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+    failed = []
+    ben.on("requestfailed", lambda r: failed.append(r.url))
+    ben.wait_for_timeout(300)  # Ben's stream is open
+
+    ben.context.set_offline(True)
+    first_move(table, "Ann")
+    first_move(table, "Ann")  # Ben's turn
+    moves = log_lines(api, table, "Ben")[-2:]
+    ben.wait_for_timeout(1_000)
+    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
+    assert any(f"/t/{table.code}/panel" in url for url in failed), failed
+
+    ben.context.set_offline(False)
+    for line in moves:
+        expect(ben.locator(".log")).to_contain_text(line, timeout=SOON)
+    expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
+
+
+# -- 2. a player without a phone -----------------------------------------------------
+
+def tile(page, card: str):
+    return page.locator(f'label.bt-tile:has(input[value="{card}"])')
+
+
+def receipt(page, suit: str, value: int):
+    return page.locator(f'label.bt-receipt:has(input[name="receipts.{suit}"][value="{value}"])')
+
+
+def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_phone):
+    api = Api(live_server.url)
+    status, created = api.call("POST", "/tables", json={"game": "big-top", "options": {}})
+    assert status == 201, created
+    code = created["code"]
+    host = host_screen(new_phone, live_server.url, code, created["host_token"])
+    expect(host.locator(".room-code")).to_have_text(code)
+
+    host.get_by_label("Add a player without a phone").fill("Cleo")
+    host.get_by_role("button", name="Add", exact=True).click()
+    cleo_row = host.locator(".players li", has_text="Cleo")
+    expect(cleo_row).to_contain_text("no phone", timeout=SOON)
+
+    phones, tokens = {}, {}
+    for name in ("Ann", "Ben"):
+        phone = new_phone()
+        phone.goto(f"{live_server.url}/j/{code}")
+        phone.get_by_label("Your name").fill(name)
+        phone.get_by_role("button", name="Take a seat").click()
+        expect(phone.get_by_text("Waiting for the host to start")).to_be_visible(timeout=SOON)
+        expect(host.locator(".players .player-name", has_text=name)).to_be_visible(timeout=SOON)
+        tokens[name] = next(c["value"] for c in phone.context.cookies()
+                            if c["name"] == f"companion_{code}")
+        phones[name] = phone
+    ids = {p["name"]: p["id"] for p in api.call("GET", f"/tables/{code}")[1]["players"]}
+    assert set(ids) == {"Cleo", "Ann", "Ben"}
+    table = Seated(api, code, created["host_token"], tokens, ids)
+
+    host.get_by_role("button", name="Start the game").click()
+    play_for_cleo = host.get_by_role("link", name="Play for Cleo (no phone)")
+    expect(play_for_cleo).to_be_visible(timeout=SOON)
+    expect(host.locator(".bt-tile")).to_have_count(0)  # the host screen holds no grid
+
+    # The deal: the three hands together are exactly the 52 cards.
+    deck = [f"{suit}-{rank}" for suit in SUITS for rank in RANKS]
+    assert len(set(deck)) == 52
+    random.Random(2024).shuffle(deck)
+    hands = {"Cleo": sorted(deck[:18]), "Ann": sorted(deck[18:35]), "Ben": sorted(deck[35:])}
+    for name in ("Ann", "Ben"):
+        status, body = table.act(tokens[name], type="hand", cards=hands[name])
+        assert status == 200, body
+
+    # The host taps "Play for Cleo": a privacy cover first, with no cards behind it.
+    play_for_cleo.click()
+    expect(host).to_have_url(f"{live_server.url}/t/{code}/as/{ids['Cleo']}")
+    expect(host.get_by_role("heading", name="Pass the device to Cleo")).to_be_visible()
+    expect(host.locator(".bt-tile")).to_have_count(0)
+    expect(host.locator("input[name='cards[]']")).to_have_count(0)
+    expect(host.locator(".bt-private")).to_have_count(0)
+    screenshot(host, "table-life-privacy-cover")
+
+    host.get_by_role("link", name="I am Cleo: show my screen").click()
+    expect(host.locator(".bt-tile")).to_have_count(52)
+    expect(host.get_by_role("heading", name="Tap the cards you were dealt")).to_be_visible()
+    for card in hands["Cleo"]:
+        tile(host, card).click()
+    for card in hands["Cleo"]:
+        expect(host.locator(f'input[name="cards[]"][value="{card}"]')).to_be_checked()
+    host.get_by_role("button", name="Enter my hand").click()
+
+    # Cleo's move made, the host screen comes back and shows none of her cards.
+    expect(host).to_have_url(f"{live_server.url}/t/{code}/host", timeout=SOON)
+    expect(host.locator(".bt-step")).to_contain_text("place your four gate receipts", timeout=SOON)
+    expect(host.locator(".bt-tile")).to_have_count(0)
+    expect(host.locator(".bt-private")).to_have_count(0)
+    expect(host.locator("input[name='cards[]']")).to_have_count(0)
+    expect(host.locator(".bt-hand")).to_have_count(0)
+    view = table.view(tokens["Ann"])
+    assert view["state"]["step"] == "receipts"
+    expect(host.get_by_text("Your hand")).to_have_count(0)
+    for phone in phones.values():  # the phones move on without a reload
+        expect(phone.get_by_role("heading", name="Place your gate receipts")).to_be_visible(
+            timeout=SOON)
+
+    # The receipts, the same way.
+    receipts = {"Cleo": {"clowns": 7, "sideshow": 3, "animals": 10, "performers": 5},
+                "Ann": {"clowns": 3, "sideshow": 10, "animals": 7, "performers": 5},
+                "Ben": {"clowns": 10, "sideshow": 7, "animals": 5, "performers": 3}}
+    for name in ("Ann", "Ben"):
+        status, body = table.act(tokens[name], type="receipts", receipts=receipts[name])
+        assert status == 200, body
+    play_for_cleo = host.get_by_role("link", name="Play for Cleo (no phone)")
+    expect(play_for_cleo).to_be_visible(timeout=SOON)
+    play_for_cleo.click()
+    expect(host.get_by_role("heading", name="Pass the device to Cleo")).to_be_visible()
+    expect(host.locator("input[type=radio]")).to_have_count(0)
+    expect(host.locator(".bt-private")).to_have_count(0)
+    host.get_by_role("link", name="I am Cleo: show my screen").click()
+    expect(host.get_by_role("heading", name="Place your gate receipts")).to_be_visible()
+    expect(host.locator(".bt-private")).to_contain_text("18 cards")
+    for suit in SUITS:
+        expect(host.locator(f'input[type=radio][name="receipts.{suit}"]')).to_have_count(4)
+    for suit, value in receipts["Cleo"].items():
+        receipt(host, suit, value).click()
+    host.get_by_role("button", name="Place my receipts").click()
+
+    expect(host).to_have_url(f"{live_server.url}/t/{code}/host", timeout=SOON)
+    expect(host.locator(".bt-piles")).to_be_visible(timeout=SOON)  # the play has begun
+    expect(host.locator(".bt-private")).to_have_count(0)
+    expect(host.locator(".bt-my-receipts")).to_have_count(0)
+    expect(host.locator("input[type=radio]")).to_have_count(0)
+    state = table.view(tokens["Ann"])["state"]
+    assert state["step"] == "play"
+    cleo = next(s for s in state["seats"] if s["player"] == ids["Cleo"])
+    assert cleo["hand"] == 18
+    status, log = api.call("GET", f"/tables/{code}/log", created["host_token"])
+    assert status == 200, log
+    cleos = [line["summary"] for line in log["events"] if line["player"] == ids["Cleo"]]
+    assert len(cleos) == 2, cleos  # her hand and her receipts, made on the host device
+    assert cleos[0].startswith("Cleo entered their hand.")
+    assert cleos[1].startswith("Cleo placed their gate receipts.")
+
+
+# -- 3. play again -------------------------------------------------------------------
+
+def test_a_finished_table_is_played_again_with_the_same_players(live_server, new_phone):
+    api = Api(live_server.url)
+    table = api.table(options={"copies_per_value": 4})
+    host = host_screen(new_phone, live_server.url, table.code, table.host)
+    ann = seat_phone(new_phone, live_server.url, table, "Ann")
+    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
+    table.finish_go_big()
+
+    for page in (host, ann):
+        result = page.locator(".result")
+        expect(result).to_be_visible(timeout=SOON)
+        expect(result.locator("svg.chart")).to_be_visible()
+        record = result.get_by_role("link", name="Download the game's record")
+        expect(record).to_be_visible()
+        with page.expect_download() as download:
+            record.click()
+        with open(download.value.path(), encoding="utf-8") as file:
+            body = json.load(file)
+        assert body["format"] == "companion-record/1"
+    screenshot(host, "table-life-host-result-chart")
+    screenshot(ann, "table-life-phone-result-chart")
+    expect(ann.get_by_role("button", name="Play again with the same players")).to_have_count(0)
+    expect(ann.get_by_role("button", name=re.compile("The host started a new game"))).to_have_count(0)
+
+    host.get_by_role("button", name="Play again with the same players").click()
+    expect(host).to_have_url(re.compile(rf"/t/(?!{table.code}/)[A-Z]{{4}}/host$"), timeout=SOON)
+    new_code = re.search(r"/t/([A-Z]{4})/host$", host.url).group(1)
+    assert new_code != table.code
+    expect(host.locator(".room-code")).to_have_text(new_code)
+    expect(host.locator(".players .player-name")).to_have_text(["Ann", "Ben", "Cat"])
+
+    # The phone learns of the new game live, without a reload.
+    follow = ann.get_by_role("button", name="The host started a new game: join it")
+    expect(follow).to_be_visible(timeout=SOON)
+    follow.click()
+    expect(ann).to_have_url(f"{live_server.url}/t/{new_code}", timeout=SOON)
+    expect(ann.get_by_text("You are seated")).to_be_visible()
+    expect(ann.locator(".players li", has_text="Ann")).to_contain_text("you")
+    # ...and the host screen of the new table sees the phone it can start with.
+    assert Api(live_server.url).call("GET", f"/tables/{new_code}")[1]["status"] == "lobby"
