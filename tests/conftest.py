@@ -6,6 +6,7 @@ import os
 import socket
 import threading
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -26,21 +27,31 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture
-def database_url(tmp_path):
-    """A database of this test's own: an empty PostgreSQL schema or a new SQLite file."""
+@contextmanager
+def own_database(folder: Path):
+    """A database of one's own: an empty PostgreSQL database when
+    COMPANION_TEST_DATABASE_URL names a server, else a new SQLite file in `folder`."""
     server = os.environ.get("COMPANION_TEST_DATABASE_URL")
     if not server:
-        yield f"sqlite:///{tmp_path / 'companion.sqlite3'}"
+        yield f"sqlite:///{folder / 'companion.sqlite3'}"
         return
     name = "t_" + uuid.uuid4().hex[:12]
     admin = create_engine(server, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield server.rsplit("/", 1)[0] + "/" + name
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    try:
+        yield server.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    """This test's own database."""
+    with own_database(tmp_path) as url:
+        yield url
 
 
 def make_app(database_url: str, tmp_path: Path, **overrides):

@@ -2,12 +2,9 @@
 shows them too): games played, responses checked, kills survived, inputs tried."""
 from __future__ import annotations
 
-import os
-import uuid
-
 import pytest
-from sqlalchemy import create_engine, text
 
+from tests.conftest import own_database
 from tests.trust.support import COUNTS, LABELS, Stream
 
 
@@ -31,18 +28,6 @@ def streams():
 
 @pytest.fixture(scope="module")
 def module_database_url(tmp_path_factory):
-    """A database for a whole module (the fuzzing's tables live across its tests): an
-    empty PostgreSQL database when COMPANION_TEST_DATABASE_URL names a server, else a new
-    SQLite file."""
-    server = os.environ.get("COMPANION_TEST_DATABASE_URL")
-    if not server:
-        yield f"sqlite:///{tmp_path_factory.mktemp('module') / 'companion.sqlite3'}"
-        return
-    name = "t_" + uuid.uuid4().hex[:12]
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield server.rsplit("/", 1)[0] + "/" + name
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    """A database for a whole module (the fuzzing's tables live across its tests)."""
+    with own_database(tmp_path_factory.mktemp("module")) as url:
+        yield url

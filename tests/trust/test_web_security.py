@@ -11,9 +11,6 @@ from __future__ import annotations
 import logging
 import random
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -24,7 +21,7 @@ from companion.auth import host_cookie, player_cookie
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Player, SavedDefaults, Table
-from tests.conftest import ROOT, Api, make_app
+from tests.conftest import Api, make_app
 from tests.trust.support import (COUNTS, HOSTILE_NAMES, Client, Referee, Stream, choose_move,
                                  inert, new_action_id, new_table)
 from tests.web.test_live import ServerProcess
@@ -211,19 +208,8 @@ class LoggedServer(ServerProcess):
         self.log = log
 
     def start(self) -> "LoggedServer":
-        output = self.log.open("ab")
-        self.process = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py",
-             "--access-logfile", "-", "--log-level", "debug", "wsgi:app"],
-            cwd=ROOT, env=self.env, stdout=output, stderr=output, start_new_session=True)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(self.url + "/", timeout=1).status_code == 200:
-                    return self
-            except requests.RequestException:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        super().start(("--access-logfile", "-", "--log-level", "debug"), self.log.open("ab"))
+        return self
 
 
 class Collect(logging.Handler):

@@ -175,11 +175,11 @@ class ServerProcess:
                         COMPANION_RATELIMIT="off")
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> "ServerProcess":
+    def start(self, extra_args: tuple[str, ...] = (), output=subprocess.DEVNULL) -> "ServerProcess":
         self.process = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py", "wsgi:app"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True)
+            [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py",
+             *extra_args, "wsgi:app"],
+            cwd=ROOT, env=self.env, stdout=output, stderr=output, start_new_session=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
