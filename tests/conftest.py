@@ -3,6 +3,7 @@ COMPANION_TEST_DATABASE_URL names one), the app on it, and a real HTTP server.""
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import uuid
@@ -19,6 +20,18 @@ from companion import create_app
 from companion.extensions import db
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def csrf_of(html: str) -> str:
+    """The CSRF token a page hands its forms and htmx requests."""
+    return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
+
+
+def page(client, url: str, status: int = 200) -> str:
+    """The text of a page fetched with the test client, checking its status."""
+    response = client.get(url)
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
+    return response.get_data(as_text=True)
 
 
 def free_port() -> int:

@@ -6,11 +6,7 @@ import json
 import re
 
 from companion import records
-from tests.conftest import Api
-
-
-def csrf_of(html: str) -> str:
-    return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
+from tests.conftest import Api, csrf_of
 
 
 def as_host(client, code: str, host_token: str):

@@ -14,7 +14,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion.games.big_money import load_box, option_defaults
-from tests.conftest import Api
+from tests.conftest import Api, csrf_of, page
 
 NAMES = ("Ann", "Ben", "Cat")
 STARTUPS = {"Ann": "food", "Ben": "sports", "Cat": "travel"}
@@ -26,17 +26,7 @@ ANTITRUST_ONLY = [{"name": "Antitrust Fine", "text": "Pay 5 per Asset of your la
                    "count": 2, "effect": {"kind": "fine_largest_industry", "amount": 5}}]
 
 
-# -- helpers (small copies of tests/web/test_screens.py's, plus a form reader) -------------
-def csrf_of(html: str) -> str:
-    return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
-
-
-def page(client, url: str, status: int = 200) -> str:
-    response = client.get(url)
-    assert response.status_code == status, response.get_data(as_text=True)[:500]
-    return response.get_data(as_text=True)
-
-
+# -- helpers: a form reader ------------------------------------------------------------
 class Forms(HTMLParser):
     """The forms of a page: each with its attributes, inputs and submit buttons."""
 

@@ -9,7 +9,7 @@ import secrets
 import pytest
 
 from companion.games.big_top import DECK, SUITS, card_label
-from tests.conftest import Api
+from tests.conftest import Api, csrf_of, page
 
 NAMES = ("Ann", "Ben", "Cat")
 PLAIN = {"clowns": "10", "sideshow": "7", "animals": "5", "performers": "3"}
@@ -20,17 +20,7 @@ HANDS = {name: [card for index, card in enumerate(DECK) if ("Cat", "Ann", "Ben")
          for name in NAMES}
 
 
-# -- helpers (small copies of tests/web/test_screens.py's) ------------------------------
-def csrf_of(html: str) -> str:
-    return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
-
-
-def page(client, url: str, status: int = 200) -> str:
-    response = client.get(url)
-    assert response.status_code == status, response.get_data(as_text=True)[:500]
-    return response.get_data(as_text=True)
-
-
+# -- helpers ---------------------------------------------------------------------------
 def post(client, url: str, data: dict, csrf_from: str, status: int = 200, htmx=True) -> str:
     data = dict(data, csrf_token=csrf_of(page(client, csrf_from)))
     headers = {"HX-Request": "true"} if htmx else {}

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.conftest import Api, Seated
+from tests.conftest import Api, Seated, csrf_of, page
 
 GAME = "nothing-beats-a-large"
 # Seed 0 deals (seats Ann, Ben, Cat):
@@ -21,17 +21,7 @@ PIECES = {"Ann": ["red-S", "yellow-M", "green-L"], "Ben": ["red-L", "yellow-S", 
 GOALS = {"Ann": ["green", "red"], "Ben": ["green", "yellow"], "Cat": ["yellow", "red"]}
 
 
-# -- helpers (small copies of tests/web/test_screens.py's, plus a form reader) ----------------
-def csrf_of(html: str) -> str:
-    return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
-
-
-def page(client, url: str, status: int = 200) -> str:
-    response = client.get(url)
-    assert response.status_code == status, response.data[:500]
-    return response.get_data(as_text=True)
-
-
+# -- helpers: a form reader ------------------------------------------------------------
 class FormReader(HTMLParser):
     """Every form of a page: its hidden fields, radio choices and buttons' names."""
 

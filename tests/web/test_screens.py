@@ -6,16 +6,7 @@ import re
 import pytest
 
 from companion.games import GAMES
-
-
-def csrf_of(html: str) -> str:
-    return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
-
-
-def page(client, url: str, status: int = 200) -> str:
-    response = client.get(url)
-    assert response.status_code == status, response.data[:500]
-    return response.get_data(as_text=True)
+from tests.conftest import csrf_of, page
 
 
 def post(client, url: str, data: dict, csrf_from: str, status: int = 303, htmx=False):
