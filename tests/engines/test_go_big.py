@@ -1,6 +1,6 @@
 """Pure engine tests of Go Big (companion/games/go_big.py).
 
-Law: /work/shared/rules/go-big.txt and RULINGS.md (Go Big). The app tracks hand COUNTS,
+Law: the Go Big rulebook and the rulings on it (Go Big). The app tracks hand COUNTS,
 not card contents: a play reports (value, count).
 """
 from __future__ import annotations
