@@ -46,6 +46,17 @@ def new_phone(browser):
         context.close()
 
 
+class Taps:
+    """Clicks on a phone, counted."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, locator) -> None:
+        locator.click()
+        self.count += 1
+
+
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

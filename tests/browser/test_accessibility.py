@@ -10,6 +10,8 @@ so nothing looks different for it. The other browser tests keep the CSP.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import copy
 import random
 from dataclasses import dataclass, field
@@ -110,13 +112,22 @@ def build_site(tmp: Path) -> tuple[Site, LiveServer]:
     return site, server
 
 
+@contextmanager
+def running_site(folder):
+    """build_site's tables on a live server, stopped and disposed of afterwards."""
+    site, server = build_site(folder)
+    try:
+        yield site
+    finally:
+        server.stop()
+        with site.app.app_context():
+            db.engine.dispose()
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    site, server = build_site(tmp_path_factory.mktemp("a11y"))
-    yield site
-    server.stop()
-    with site.app.app_context():
-        db.engine.dispose()
+    with running_site(tmp_path_factory.mktemp("a11y")) as site:
+        yield site
 
 
 # -- axe ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from companion.games.big_money import BigMoney, Options
 from companion.tables import setup_rng
 from tests.browser.conftest import screenshot
+from tests.browser.conftest import Taps
 from tests.conftest import Api
 
 TAP_BUDGET = 8  # an ordinary turn: the Industry die, five dice, done, and buy or end
@@ -23,17 +24,6 @@ def seed_drawing_first(card_name: str) -> int:
         if news["cards"][news["deck"][0]]["name"] == card_name:
             return seed
     raise AssertionError(f"no seed draws {card_name} first")
-
-
-class Taps:
-    """Clicks on a phone, counted."""
-
-    def __init__(self):
-        self.count = 0
-
-    def __call__(self, locator) -> None:
-        locator.click()
-        self.count += 1
 
 
 def shot(page, name: str) -> None:

@@ -11,10 +11,9 @@ import struct
 import pytest
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from companion.games import GAMES
 from tests.browser.conftest import screenshot
-from tests.browser.test_accessibility import GAME_TABLES, HOST, PHONE, build_site
+from tests.browser.test_accessibility import GAME_TABLES, HOST, PHONE, running_site
 from tests.conftest import Api
 
 TAP = 44  # px: the smallest control a finger hits reliably (WCAG 2.5.5, Apple, Android)
@@ -34,11 +33,8 @@ TARGETS = """() => [...document.querySelectorAll(
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    site, server = build_site(tmp_path_factory.mktemp("gallery"))
-    yield site
-    server.stop()
-    with site.app.app_context():
-        db.engine.dispose()
+    with running_site(tmp_path_factory.mktemp("gallery")) as site:
+        yield site
 
 
 def fits_a_phone(page, name: str) -> None:

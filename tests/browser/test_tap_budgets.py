@@ -18,21 +18,11 @@ from playwright.sync_api import expect
 
 from companion.games.big_top import DECK
 from tests.browser.test_accessibility import bot_moves
+from tests.browser.conftest import Taps
 from tests.conftest import Api
 
 BUDGETS = {"go-big turn": 3, "big-money turn": 8, "big-top turn": 2, "big-top hand": 1,
            "nothing-beats-a-large cast": 2}
-
-
-class Taps:
-    """Clicks on a phone, counted."""
-
-    def __init__(self):
-        self.count = 0
-
-    def __call__(self, locator) -> None:
-        locator.click()
-        self.count += 1
 
 
 def seated_phone(new_phone, server, table, name: str):
