@@ -174,7 +174,7 @@ class Phone:
     def stream_path(self) -> str:
         if self.kind == "api":
             return f"/api/v1/tables/{self.group.code}/stream"
-        return f"/t/{self.group.code}/events?screen=phone"
+        return f"/t/{self.group.code}/events?screen=phone&since={self.view_version}"
 
     async def run_stream(self, generation: int) -> None:
         bench, group = self.bench, self.group
@@ -193,7 +193,9 @@ class Phone:
                     bench.streams_open += 1
                     async for event, data in sse_events(reader):
                         if event == "version":
-                            self.on_version(json.loads(data)["version"], now(), generation)
+                            self.on_pushed_view(json.loads(data), now(), generation)
+                        elif event == "panel":
+                            self.on_pushed_panel(data, now(), generation)
                         elif event == "revoked":
                             bench.stats.error("stream", "revoked")
                     if group.generation == generation and not bench.closing:
@@ -216,6 +218,21 @@ class Phone:
                     writer.close()
             await asyncio.sleep(STREAM_RETRY)
 
+    def on_pushed_view(self, data: dict, at: float, generation: int) -> None:
+        """The API stream's event: the version, and the view at it when the server
+        pushes it (then no fetch is needed)."""
+        if "table" in data and generation == self.group.generation:
+            self.on_view(data["version"], data["table"]["actions"], at)
+        self.on_version(data["version"], at, generation)
+
+    def on_pushed_panel(self, html: str, at: float, generation: int) -> None:
+        """The screen's stream pushes the rendered panel itself (what htmx swaps in)."""
+        found = VERSION_RE.search(html)
+        if found:
+            if generation == self.group.generation:
+                self.on_panel(html, at)
+            self.on_version(int(found.group(1)), at, generation)
+
     def on_version(self, version: int, at: float, generation: int) -> None:
         if generation != self.group.generation or version <= self.held:
             return
@@ -224,8 +241,8 @@ class Phone:
         self.group.delivered(self, version, at, fetched=False)
         if not self.bench.fetch and self.player_id != self.group.turn:
             return  # version only: just the player whose turn it is reads its view
-        if self.kind == "api" and self.view_version >= version:
-            return
+        if self.view_version >= version:
+            return  # pushed with the event, or fetched already
         self.fetch_pending = True  # htmx's hx-sync "queue last"
         if not self.fetching:
             self.fetching = True

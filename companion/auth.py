@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 from flask import Request
 
+from . import snapshots
 from .errors import CompanionError
-from .extensions import db
-from .models import Player, Table
+from .models import Table
+from .snapshots import Snapshot
 
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 
@@ -47,7 +48,7 @@ def host_cookie(code: str) -> str:
     return f"companion_host_{code}"
 
 
-def viewer_for_token(table: Table, token: str) -> Viewer | None:
+def viewer_for_token(table: Table | Snapshot, token: str) -> Viewer | None:
     """The viewer a token stands for at this table, or None for a token that is not
     (or no longer) valid here. A token of another table gives nothing."""
     if not token or len(token) > 200:
@@ -55,12 +56,11 @@ def viewer_for_token(table: Table, token: str) -> Viewer | None:
     digest = hash_token(token)
     if hmac.compare_digest(digest, table.host_token_hash):
         return Viewer(is_host=True, token_hash=digest)
-    player = db.session.execute(
-        db.select(Player).where(Player.table_id == table.id, Player.token_hash == digest)
-    ).scalar_one_or_none()
-    if player is None or not hmac.compare_digest(digest, player.token_hash):
-        return None
-    return Viewer(player_id=player.id, token_hash=digest)
+    seated = table if isinstance(table, Snapshot) else snapshots.at_least(table.id, table.version)
+    for player in seated.players:
+        if hmac.compare_digest(digest, player.token_hash):
+            return Viewer(player_id=player.id, token_hash=digest)
+    return None
 
 
 def bearer_viewer(table: Table, request: Request) -> Viewer:
@@ -84,9 +84,9 @@ def cookie_viewer(table: Table, request: Request, host: bool = False) -> Viewer 
     return viewer
 
 
-def still_valid(viewer: Viewer) -> bool:
+def still_valid(seated: Snapshot, viewer: Viewer) -> bool:
     """False once a player's token has been replaced (a rejoin QR revokes it)."""
     if viewer.player_id is None:
         return True
-    current = db.session.get(Player, viewer.player_id)
-    return current is not None and current.token_hash == viewer.token_hash
+    return any(p.id == viewer.player_id and p.token_hash == viewer.token_hash
+               for p in seated.players)

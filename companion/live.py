@@ -125,24 +125,37 @@ def sse(event: str, data: dict) -> str:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
 
-def stream(code: str, first_version: int, still_allowed: Callable[[], bool]) -> Iterator[str]:
-    """The server-sent events of one viewer of a table: the version on connect and after
-    every change, a comment line to keep the connection open, and an end when the
-    viewer's token is revoked."""
+def sse_lines(event: str, text: str) -> str:
+    """An event whose data is text of several lines (a rendered fragment)."""
+    data = "\n".join("data: " + line for line in text.splitlines() if line.strip())
+    return f"event: {event}\n{data}\n\n"
+
+
+REVOKED = sse("revoked", {"message": "This phone's seat was given to another phone."})
+
+
+def stream(code: str, version: int, since: int,
+           message: Callable[[int], tuple[int, str] | None]) -> Iterator[str]:
+    """The server-sent events of one viewer of a table: `message(version)` renders what
+    the viewer is told of the table at that version or newer (and which version that
+    was), or None once the viewer's seat was given to another phone (the stream ends).
+    Sent at once when the table is newer than `since` (-1: on connect), then at every
+    change; a comment line keeps the connection open."""
     hub.listen(code)
-    hub.publish(code, first_version)
+    hub.publish(code, version)
     try:
         yield "retry: 2000\n\n"
-        known = -1
+        known = since
         while True:
-            version = hub.wait(code, known, KEEPALIVE_SECONDS)
-            if version <= known:
+            newest = hub.wait(code, known, KEEPALIVE_SECONDS)
+            if newest <= known:
                 yield ": keep-alive\n\n"
                 continue
-            if not still_allowed():
-                yield sse("revoked", {"message": "This phone's seat was given to another phone."})
+            told = message(newest)
+            if told is None:
+                yield REVOKED
                 return
-            known = version
-            yield sse("version", {"version": version})
+            known, text = told
+            yield text
     finally:
         hub.unlisten(code)

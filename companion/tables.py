@@ -14,7 +14,6 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -24,13 +23,14 @@ from pydantic import ValidationError
 from sqlalchemy import func, text, update
 from sqlalchemy.exc import IntegrityError
 
-from . import live
+from . import live, snapshots
 from .auth import Viewer, hash_token, new_token
 from .errors import CompanionError, bad_request, conflict, forbidden, illegal, not_found
 from .extensions import db
 from .games import GAMES, Game
 from .games.engine import IllegalAction, Note
 from .models import Event, Player, SavedDefaults, Table, utcnow
+from .snapshots import Entry, Snapshot
 
 CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
 CODE_LENGTH = 4
@@ -62,42 +62,11 @@ def game_of(table: Table) -> Game:
     return GAMES[table.game]
 
 
-class _StateCache:
-    """The latest state of recently used tables in this process, by version. Keyed by
-    the database as well as the table's id: several apps in one process (the tests, a
-    second app on another database) never see each other's tables."""
-
-    def __init__(self, size: int = 1024):
-        self._items: OrderedDict[tuple[str, int], tuple[int, dict]] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def _key(table_id: int) -> tuple[str, int]:
-        return str(db.engine.url), table_id
-
-    def get(self, table_id: int, version: int) -> dict | None:
-        key = self._key(table_id)
-        with self._lock:
-            item = self._items.get(key)
-            if item is None or item[0] != version:
-                return None
-            self._items.move_to_end(key)
-            return item[1]
-
-    def put(self, table_id: int, version: int, state: dict) -> None:
-        key = self._key(table_id)
-        with self._lock:
-            current = self._items.get(key)
-            if current is not None and current[0] > version:
-                return
-            self._items[key] = (version, state)
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-
-
-_cache = _StateCache()
+def snapshot(table: Table | Snapshot) -> Snapshot:
+    """The table at its version (or newer): what views and screens read."""
+    if isinstance(table, Snapshot):
+        return table
+    return snapshots.at_least(table.id, table.version)
 
 
 ROW_FIELDS = ["version", "moves", "status", "seed", "first_player", "options", "finished_at"]
@@ -108,21 +77,9 @@ def refresh(table: Table) -> None:
     db.session.refresh(table, ROW_FIELDS)
 
 
-def current_state(table: Table) -> dict | None:
-    """The table's state at its current version (never mutate it: copy first)."""
-    for _ in range(WRITE_RETRIES):
-        if table.status == "lobby":
-            return None
-        state = _cache.get(table.id, table.version)
-        if state is not None:
-            return state
-        row = db.session.execute(db.select(Table.state).where(
-            Table.id == table.id, Table.version == table.version)).first()
-        if row is not None:
-            _cache.put(table.id, table.version, row.state)
-            return row.state
-        refresh(table)  # changed since the row was read: read it again
-    raise conflict("The table is busy right now; please try again.")
+def current_state(table: Table | Snapshot) -> dict | None:
+    """The table's state (never mutate it: copy first)."""
+    return None if table.status == "lobby" else snapshot(table).state
 
 
 def names_of(table: Table) -> dict[int, str]:
@@ -152,8 +109,9 @@ def fill_names_deep(value: Any, names: dict[int, str]) -> Any:
     return value
 
 
-def view(table: Table, viewer: Viewer) -> dict:
+def view(table: Table | Snapshot, viewer: Viewer) -> dict:
     """The table as this viewer may see it: the API's view, which the screens render."""
+    table = snapshot(table)
     engine = game_of(table)
     names = names_of(table)
     you = viewer.player_id
@@ -180,16 +138,11 @@ def view(table: Table, viewer: Viewer) -> dict:
     return result
 
 
-def _taken_back(table: Table):
-    """The seqs of the actions an undo took back."""
-    return db.select(Event.undoes).where(Event.table_id == table.id, Event.kind == "undo")
-
-
 def effective_events(table: Table, newest: int | None = None) -> list[Event]:
     """The actions in effect, oldest first: every action no undo took back (an undo always
     takes back the newest action in effect). With `newest`, only that many, the newest."""
     query = db.select(Event).where(Event.table_id == table.id, Event.kind == "action",
-                                   Event.seq.not_in(_taken_back(table)))
+                                   Event.seq.not_in(snapshots.taken_back(table.id)))
     if newest is None:
         return list(db.session.execute(query.order_by(Event.seq)).scalars())
     found = db.session.execute(query.order_by(Event.seq.desc()).limit(newest)).scalars()
@@ -200,32 +153,30 @@ def summary(notes: list[dict], viewer: Viewer) -> str:
     return " ".join(Note.from_json(n).for_viewer(viewer.player_id) for n in notes)
 
 
-def log(table: Table, viewer: Viewer, limit: int | None = None, html: bool = False) -> list[dict]:
+def log(table: Table | Snapshot, viewer: Viewer, limit: int | None = None,
+        html: bool = False) -> list[dict]:
     """The log as this viewer may read it, oldest first (the last `limit` lines)."""
-    names = names_of(table)
-    query = db.select(Event).where(Event.table_id == table.id)
-    if limit:
-        events = list(reversed(db.session.execute(
-            query.order_by(Event.seq.desc()).limit(limit)).scalars().all()))
+    if limit and limit <= snapshots.LOG_TAIL:
+        found = snapshot(table).recent[-limit:]
     else:
-        events = db.session.execute(query.order_by(Event.seq)).scalars().all()
-    by_seq = {e.seq: e for e in events}
-    targets = {e.undoes for e in events if e.kind == "undo"} - set(by_seq)
-    if targets:
-        by_seq.update((e.seq, e) for e in db.session.execute(
-            query.where(Event.seq.in_(targets))).scalars())
-    shown = [e.seq for e in events if e.kind == "action"]
-    undone = set(db.session.execute(_taken_back(table).where(Event.undoes.in_(shown))).scalars())
-    lines = []
-    for event in events:
-        if event.kind == "undo":
-            text = f"{{name:{event.actor}}} undid: " if event.actor else "The host undid: "
-            text += summary(by_seq[event.undoes].notes, viewer)
+        query = db.select(Event).where(Event.table_id == table.id)
+        if limit:
+            events = list(reversed(db.session.execute(
+                query.order_by(Event.seq.desc()).limit(limit)).scalars().all()))
         else:
-            text = summary(event.notes, viewer)
-        lines.append({"seq": event.seq, "player": event.actor,
+            events = db.session.execute(query.order_by(Event.seq)).scalars().all()
+        found = snapshots.entries(events, table.id)
+    names = names_of(table)
+    lines = []
+    for entry in found:
+        if entry.kind == "undo":
+            text = f"{{name:{entry.actor}}} undid: " if entry.actor else "The host undid: "
+            text += summary(entry.undone_notes, viewer)
+        else:
+            text = summary(entry.notes, viewer)
+        lines.append({"seq": entry.seq, "player": entry.actor,
                       "summary": fill_names(text, names, html),
-                      "at": event.at.isoformat() + "Z", "undone": event.seq in undone})
+                      "at": entry.at.isoformat() + "Z", "undone": entry.undone})
     return lines
 
 
@@ -265,10 +216,11 @@ def _reload(table: Table) -> None:
     db.session.refresh(table)
 
 
-def _done(table: Table, new_version: int, state: dict | None) -> None:
-    if state is not None:
-        _cache.put(table.id, new_version, state)
-    live.publish(table.code, new_version)
+def _done(code: str, new_version: int, known: Snapshot | None = None) -> None:
+    """After a commit: remember the new snapshot when it was built here, wake streams."""
+    if known is not None:
+        snapshots.cache.put(known)
+    live.publish(code, new_version)
 
 
 def _change(table: Table, change) -> int:
@@ -282,10 +234,11 @@ def _change(table: Table, change) -> int:
             except IntegrityError:  # a concurrent join took the name: look again
                 _reload(table)
                 continue
+            code = table.code
             new_version = _claim(table, table.version, **values)
             if new_version is not None:
                 db.session.commit()
-                _done(table, new_version, values.get("state"))
+                _done(code, new_version)
                 return new_version
         _reload(table)
     raise conflict("The table is busy right now; please try again.")
@@ -583,11 +536,12 @@ def _earlier_answer(table: Table, viewer: Viewer, action_id: str) -> Event | Non
         Event.action_id == action_id)).scalar_one_or_none()
 
 
-def answer(table: Table, viewer: Viewer, event: Event) -> dict:
-    names = names_of(table)
-    return {"version": event.version,
-            "events": [{"seq": event.seq,
-                        "summary": fill_names(summary(event.notes, viewer), names)}],
+def answer(table: Table | Snapshot, viewer: Viewer, version: int, seq: int,
+           notes: list[dict]) -> dict:
+    """The contract's answer to an action: its log line and the table after it."""
+    return {"version": version,
+            "events": [{"seq": seq, "summary": fill_names(summary(notes, viewer),
+                                                          names_of(table))}],
             "table": view(table, viewer)}
 
 
@@ -615,12 +569,12 @@ def act(table: Table, viewer: Viewer, data: Any) -> dict:
     for _ in range(WRITE_RETRIES):
         with _writing():
             refresh(table)
-            state = copy.deepcopy(current_state(table))  # may read a newer version
+            before = snapshot(table)  # may be newer than the row, if it just changed
             # Looked up after the state: an action that made this state is found here.
             if request.action_id:
                 earlier = _earlier_answer(table, viewer, request.action_id)
                 if earlier is not None:
-                    return answer(table, viewer, earlier)
+                    return answer(table, viewer, earlier.version, earlier.seq, earlier.notes)
             # A version that is not current is stale, whatever the table became since
             # (even over): the caller gets the fresh view of the contract's 409.
             if request.version is not None and request.version != table.version:
@@ -628,31 +582,44 @@ def act(table: Table, viewer: Viewer, data: Any) -> dict:
             if table.status != "playing":
                 raise illegal("The game has not started yet."
                               if table.status == "lobby" else "The game is over.")
-            try:
-                notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
-            except IllegalAction as exc:
-                raise CompanionError(exc.code, exc.message) from None
-            finished = engine.result(state) is not None
-            expected = table.version
-            new_version = _claim(
-                table, expected, state=state, moves=table.moves + 1,
-                status="finished" if finished else "playing",
-                finished_at=utcnow() if finished else None)
-            if new_version is not None:
-                event = Event(table_id=table.id, seq=_next_seq(table), kind="action",
-                              actor=actor, actor_key=viewer.actor_key,
-                              action=action.model_dump(mode="json"),
-                              notes=[n.to_json() for n in notes],
-                              reveal=any(n.reveal for n in notes),
-                              action_id=request.action_id, version=new_version)
-                db.session.add(event)
-                db.session.commit()
-                _done(table, new_version, state)
-                return answer(table, viewer, event)
+            if before.version == table.version:
+                answered = _apply(table, before, viewer, actor, action, request.action_id)
+                if answered is not None:
+                    return answered
         _reload(table)
         if request.version is not None and not request.action_id:
             raise stale(table, viewer)
     raise conflict("The table is busy right now; please try again.")
+
+
+def _apply(table: Table, before: Snapshot, viewer: Viewer, actor: int | None, action,
+           action_id: str | None) -> dict | None:
+    """Apply the action to the state of `before` and write it as the next version; the
+    answer, or None when another writer got there first."""
+    engine = game_of(table)
+    state = copy.deepcopy(before.state)
+    try:
+        notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
+    except IllegalAction as exc:
+        raise CompanionError(exc.code, exc.message) from None
+    finished = engine.result(state) is not None
+    status = "finished" if finished else "playing"
+    finished_at = utcnow() if finished else None
+    new_version = _claim(table, before.version, state=state, moves=before.moves + 1,
+                         status=status, finished_at=finished_at)
+    if new_version is None:
+        return None
+    entry = Entry(seq=before.last_seq + 1, kind="action", actor=actor,
+                  notes=[n.to_json() for n in notes], at=utcnow())
+    reveal = any(n.reveal for n in notes)
+    db.session.add(Event(table_id=before.id, seq=entry.seq, kind="action", actor=actor,
+                         actor_key=viewer.actor_key, action=action.model_dump(mode="json"),
+                         notes=entry.notes, reveal=reveal, action_id=action_id,
+                         version=new_version, at=entry.at))
+    db.session.commit()
+    after = before.after_action(new_version, state, status, finished_at, entry, reveal)
+    _done(before.code, new_version, after)
+    return answer(after, viewer, new_version, entry.seq, entry.notes)
 
 
 def _next_seq(table: Table) -> int:
@@ -661,16 +628,17 @@ def _next_seq(table: Table) -> int:
     return (last or 0) + 1
 
 
-UNDO_AT_ONCE = 50
+UNDO_AT_ONCE = snapshots.UNDO_TAIL
 
 
-def undoable(table: Table, viewer: Viewer) -> list[Event]:
-    """The actions in effect this viewer could undo, newest first: the host up to
-    UNDO_AT_ONCE back to the last reveal, a player only their own last action."""
-    if table.status != "playing" or not (viewer.is_host or viewer.player_id):
+def _may_undo(status: str, in_effect: list, viewer: Viewer) -> list:
+    """Of the actions in effect (oldest first), those this viewer could undo, newest
+    first: the host up to UNDO_AT_ONCE back to the last reveal, a player only their own
+    last action."""
+    if status != "playing" or not (viewer.is_host or viewer.player_id):
         return []
     found = []
-    for event in reversed(effective_events(table, UNDO_AT_ONCE if viewer.is_host else 1)):
+    for event in reversed(in_effect[-(UNDO_AT_ONCE if viewer.is_host else 1):]):
         if event.reveal:
             break
         found.append(event)
@@ -679,8 +647,17 @@ def undoable(table: Table, viewer: Viewer) -> list[Event]:
     return found
 
 
-def can_undo(table: Table, viewer: Viewer) -> bool:
-    return bool(undoable(table, viewer))
+def undoable(table: Table, viewer: Viewer) -> list[Event]:
+    """The log's actions this viewer could undo, newest first."""
+    if table.status != "playing":
+        return []
+    return _may_undo(table.status, effective_events(
+        table, UNDO_AT_ONCE if viewer.is_host else 1), viewer)
+
+
+def can_undo(table: Table | Snapshot, viewer: Viewer) -> bool:
+    table = snapshot(table)
+    return bool(_may_undo(table.status, list(table.in_effect), viewer))
 
 
 def undo(table: Table, viewer: Viewer, steps: Any = 1) -> None:
@@ -717,8 +694,9 @@ def undo(table: Table, viewer: Viewer, steps: Any = 1) -> None:
                                          actor=viewer.player_id, actor_key=viewer.actor_key,
                                          action=None, notes=[], undoes=event.seq,
                                          version=new_version))
+                code = table.code
                 db.session.commit()
-                _done(table, new_version, state)
+                _done(code, new_version)
                 return
         _reload(table)
     raise conflict("The table is busy right now; please try again.")
@@ -796,6 +774,10 @@ def follow(table: Table, viewer: Viewer) -> tuple[Table, str]:
     if seat is None:
         raise not_found("Your seat is not at the new table: join it with its code.")
     token = new_token()
-    seat.token_hash = hash_token(token)
-    db.session.commit()
+
+    def give_seat(again: Table) -> dict:
+        _player(again, seat.id).token_hash = hash_token(token)
+        return {}
+
+    _change(again, give_seat)
     return again, token

@@ -34,6 +34,17 @@
     });
   });
 
+  // The stream pushes the panel at every change. A move's own answer can bring a newer
+  // panel first: a pushed one that is not newer than the panel shown is dropped.
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var panel = document.getElementById("panel");
+    var pushed = /data-version="(\d+)"/.exec(event.detail.data || "");
+    if (panel && pushed &&
+        Number(pushed[1]) <= Number(panel.getAttribute("data-version"))) {
+      event.preventDefault();
+    }
+  });
+
   // The rejoin link carries the seat's token after "#", which browsers never send to a
   // server; this page posts it so the server can set the cookie.
   document.addEventListener("DOMContentLoaded", function () {

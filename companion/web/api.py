@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from .. import tables
+from .. import live, tables
 from ..auth import bearer_viewer
 from ..errors import CompanionError, bad_request
 from ..extensions import csrf, limiter
@@ -123,5 +123,10 @@ def rejoin(code: str, player_id: int):
 
 @bp.get("/tables/<code>/stream")
 def stream(code: str):
+    """`event: version` on connect and at every change, with the caller's view of the
+    table at that version, so a client need not fetch it."""
     table, viewer = table_and_viewer(code)
-    return event_stream(table, viewer)
+
+    def message(seen):
+        return live.sse("version", {"version": seen.version, "table": tables.view(seen, viewer)})
+    return event_stream(table, viewer, message)

@@ -57,6 +57,7 @@ def rejoin_url(code: str, token: str) -> str:
     return f"{base_url()}/r/{code}#{token}"
 
 
+@lru_cache(maxsize=256)  # a lobby's QR is drawn on every screen at every join
 def qr_svg(data: str) -> Markup:
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     svg = image.to_string(encoding="unicode")

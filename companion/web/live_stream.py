@@ -1,22 +1,36 @@
 """The SSE response shared by the API stream and the screens' stream."""
 from __future__ import annotations
 
-from flask import Response, current_app
+from collections.abc import Callable
 
-from .. import live
+from flask import Response, current_app, stream_with_context
+
+from .. import live, snapshots
 from ..auth import Viewer, still_valid
+from ..extensions import db
 from ..models import Table
+from ..snapshots import Snapshot
 
 
-def event_stream(table: Table, viewer: Viewer) -> Response:
+def event_stream(table: Table, viewer: Viewer, render: Callable[[Snapshot], str],
+                 since: int = -1) -> Response:
+    """A stream telling this viewer of every change of the table: `render` gives the
+    event for the table at a version (rendered in this request's context)."""
     app = current_app._get_current_object()
     live.start_watcher(app.extensions["companion_read_versions"],
                        app.extensions["companion_listen_dsn"])
+    table_id, code, version = table.id, table.code, table.version
+    db.session.remove()  # a stream must not hold a database connection while it waits
 
-    def still_allowed() -> bool:
-        with app.app_context():
-            return still_valid(viewer)
+    def message(newest: int) -> tuple[int, str] | None:
+        try:
+            seen = snapshots.at_least(table_id, newest)
+            if not still_valid(seen, viewer):
+                return None
+            return seen.version, render(seen)
+        finally:
+            db.session.remove()
 
-    body = live.stream(table.code, table.version, still_allowed)
-    return Response(body, mimetype="text/event-stream",
+    body = live.stream(code, version, since, message)
+    return Response(stream_with_context(body), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

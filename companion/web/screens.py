@@ -10,10 +10,11 @@ from flask import (Blueprint, Response, current_app, jsonify, redirect, render_t
 from jinja2 import TemplateNotFound
 from werkzeug.datastructures import MultiDict
 
-from .. import records, tables
+from .. import live, records, tables
 from ..auth import Viewer, cookie_viewer, host_cookie, player_cookie
 from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..models import Table
+from ..snapshots import Snapshot
 from . import links
 from .lobby import set_cookie
 from .live_stream import event_stream
@@ -48,18 +49,19 @@ def screen_viewer(table: Table, screen: str) -> Viewer:
     return viewer
 
 
-def panel_context(table: Table, viewer: Viewer, screen: str,
+def panel_context(table: Table | Snapshot, viewer: Viewer, screen: str,
                   error: CompanionError | None = None) -> dict:
+    """What a screen's panel shows this viewer: read from the table's snapshot."""
+    table = tables.snapshot(table)
     view = tables.view(table, viewer)
     names = {p["id"]: p["name"] for p in view["players"]}
-    undoable = tables.undoable(table, viewer)
     return {
         "table": table, "view": view, "screen": screen, "names": names,
         "game": game_folder(table), "error": error,
         "log": list(reversed(tables.log(table, viewer, limit=LOG_LINES, html=True))),
-        "can_undo": bool(undoable),
+        "can_undo": tables.can_undo(table, viewer),
         "action_id": secrets.token_urlsafe(12),
-        "join_url": links.join_url(table.code),
+        "join_url": links.join_url(table.code) if table.status == "lobby" else None,
         "local_waiting": [p for p in table.players
                           if p.local and p.id in view["waiting_for"]] if viewer.is_host else [],
         "chart": records.chart_svg(records.score_series(table), names)
@@ -78,10 +80,18 @@ def remembered_entries(table: Table, actions: list[dict]) -> list[dict]:
     return []
 
 
-def render_panel(table: Table, viewer: Viewer, screen: str,
+def render_panel(table: Table | Snapshot, viewer: Viewer, screen: str,
                  error: CompanionError | None = None, status: int = 200):
     context = panel_context(table, viewer, screen, error)
-    return render_template("table/_panel.html", **context), status
+    return render_template("table/_panel.html", fragment=True, **context), status
+
+
+def panel_message(screen: str, viewer: Viewer):
+    """What a screen's stream sends at each version: the panel, rendered for this viewer."""
+    def message(seen: Snapshot) -> str:
+        html, _ = render_panel(seen, viewer, screen)
+        return live.sse_lines("panel", html)
+    return message
 
 
 @bp.get("")
@@ -116,9 +126,14 @@ def panel(code: str):
 
 @bp.get("/events")
 def events(code: str):
+    """The screen's stream: its panel at every change, and at once when the page (or a
+    stream that reconnects) holds an older version than `since` says."""
     table = tables.find_table(code)
-    viewer = screen_viewer(table, request.args.get("screen", "phone"))
-    return event_stream(table, viewer)
+    screen = request.args.get("screen", "phone")
+    viewer = screen_viewer(table, screen)
+    since = request.args.get("since", "")
+    return event_stream(table, viewer, panel_message(screen, viewer),
+                        since=int(since) if since.isdigit() else -1)
 
 
 INDEXED = re.compile(r"(.+)\[(\d{1,2})\]")

@@ -301,16 +301,16 @@ class Stream:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        name, data = None, None
+        name, lines = None, []
         try:
             for line in self.response.iter_lines(decode_unicode=True):
                 if line.startswith("event:"):
                     name = line.split(":", 1)[1].strip()
                 elif line.startswith("data:"):
-                    data = line.split(":", 1)[1].strip()
+                    lines.append(line.split(":", 1)[1].removeprefix(" "))
                 elif line == "" and name:
-                    self.events.put((name, data))
-                    name, data = None, None
+                    self.events.put((name, "\n".join(lines) if lines else None))
+                    name, lines = None, []
         except (requests.RequestException, AttributeError, ValueError):
             pass
         self.events.put(("closed", None))
@@ -361,8 +361,12 @@ class Stream:
 
 
 def version_of(event: tuple[str, str | None]) -> int | None:
+    """The version an event tells of: the API's version event, or a screen's panel."""
     name, data = event
-    return json.loads(data)["version"] if name == "version" and data else None
+    if name == "version" and data:
+        return json.loads(data)["version"]
+    found = re.search(r'data-version="(\d+)"', data or "") if name == "panel" else None
+    return int(found.group(1)) if found else None
 
 
 ALL_GAMES = sorted(GAMES)

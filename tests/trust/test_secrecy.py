@@ -42,6 +42,7 @@ import json
 import random
 import re
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +52,7 @@ from companion import tables
 from companion.games import GAMES
 from tests.trust.support import (ALL_GAMES, COUNTS, Client, Referee, Stream, big_seed,
                                  choose_move, clients_of, form_fields, inert, new_action_id,
-                                 new_table, other_options, player_counts)
+                                 new_table, other_options, player_counts, version_of)
 
 # After every move: the move's answer, every stream's events, the public view and one
 # player's view. At a turning point (a move that revealed something, or after which the
@@ -131,18 +132,33 @@ class Guard:
         self.engine, self.seed, self.names = engine, str(seed), names
         self.over = False
         self.secrets: dict[int, list] = {}
+        self.secrets_at: dict[int, dict[int, list]] = {}  # by the version they were shown at
         self.events: list[dict] = []
         self.by_seq: dict[int, dict] = {}
         self.private_sections: dict[int, str] = {}
         # Per viewer, the values its views have shown under a player's id (see json()).
         self.owner_keyed: dict[int | None, set] = {}
 
-    def show(self, state: dict | None, events: list[dict], over: bool = False) -> None:
+    def show(self, state: dict | None, events: list[dict], over: bool = False,
+             version: int | None = None) -> None:
         """The state (and log) the next responses show."""
         self.over = over
         self.secrets = self.engine.secrets(state) if state is not None else {}
         self.events = events
         self.private_sections = {}
+        if version is not None:
+            self.secrets_at[version] = self.secrets
+
+    @contextmanager
+    def as_of(self, version: int | None):
+        """Check what was sent at an earlier version (a stream's event read late)
+        against the secrets of that version."""
+        now = self.secrets
+        self.secrets = self.secrets_at.get(version, now)
+        try:
+            yield
+        finally:
+            self.secrets = now
 
     def _fail(self, where: str, what: str, owner: int) -> None:
         raise Leak(f"{self.engine.id}: {where} shows {what} of player {owner} "
@@ -368,7 +384,8 @@ class Game:
 
     def now_showing(self):
         snapshot = self.referee.read(events=True)
-        self.guard.show(snapshot.state, snapshot.events, snapshot.status == "finished")
+        self.guard.show(snapshot.state, snapshot.events, snapshot.status == "finished",
+                        snapshot.version)
         shape = sorted({(owner, type(value).__name__ if not isinstance(value, dict)
                          else ",".join(sorted(value)))
                         for owner, values in self.guard.secrets.items() for value in values})
@@ -398,11 +415,16 @@ class Game:
 
     def check_streams(self) -> None:
         for client, stream in self.streams:
-            for name, data in stream.drain():
-                assert name == "version", f"{stream.label}: {name} during the game"
-                self.guard.text(data, client.player, f"{stream.label} event")
-                self.guard.json(json.loads(data), client.player, f"{stream.label} data")
-                COUNTS["responses_checked"] -= 1  # one event, checked two ways
+            for event in stream.drain():
+                name, data = event
+                assert name in ("version", "panel"), f"{stream.label}: {name} during the game"
+                with self.guard.as_of(version_of(event)):
+                    if name == "panel":  # a screen's stream pushes its rendered panel
+                        self.guard.html(data, client.player, f"{stream.label} panel")
+                        continue
+                    # The event carries the viewer's view: searched as JSON, where its
+                    # own secrets are told apart from another player's.
+                    self.guard.json(json.loads(data), client.player, f"{stream.label} event")
 
     def check_errors(self, mover: Client, action: dict, old_version: int) -> None:
         snapshot = self.referee.read()

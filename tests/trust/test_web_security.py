@@ -332,8 +332,8 @@ def test_a_revoked_token_is_refused_everywhere_open_streams_included(app, live_s
     screen_stream = Stream(f"{base}/t/{table.code}/events?screen=phone",
                            cookies=phone.session.cookies, label="screen stream")
     try:
-        for stream in (api_stream, screen_stream):
-            stream.wait_for(lambda event: event[0] == "version")
+        api_stream.wait_for(lambda event: event[0] == "version")
+        screen_stream.wait_for(lambda event: event[0] == "panel")
         # The host opens the rejoin QR from the host screen: the old phone is locked out.
         response = host.post_form("/rejoin", {"player": player, "csrf_token": host.csrf()},
                                   htmx=False)

@@ -85,7 +85,7 @@ def normalised(html: str) -> str:
     html = re.sub(r'<section class="log".*?</section>', "", html, flags=re.S)
     html = re.sub(r'name="(csrf_token|action_id|version)" value="[^"]*"', "", html)
     html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
-    return re.sub(r'data-version="\d+"|value="\d+" id="panel-since"|name="since" value="\d+"', "", html)
+    return re.sub(r'data-version="\d+"|value="\d+" id="panel-since"|name="since" value="\d+"|since=\d+', "", html)
 
 
 def place_by_api(table: Table, name: str, receipts: dict) -> None:

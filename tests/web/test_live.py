@@ -21,25 +21,27 @@ from tests.conftest import ROOT, Api, free_port
 
 
 def read_events(response, into: queue.Queue) -> None:
-    """Parse a text/event-stream into (event, data) pairs on a queue."""
-    event, data = None, None
+    """Parse a text/event-stream into (event, data) pairs on a queue: JSON data parsed,
+    a screen's panel (HTML of several data lines) as text."""
+    event, lines = None, []
     try:
         for line in response.iter_lines(decode_unicode=True):
             if line.startswith("event:"):
                 event = line.split(":", 1)[1].strip()
             elif line.startswith("data:"):
-                data = json.loads(line.split(":", 1)[1])
+                lines.append(line.split(":", 1)[1].removeprefix(" "))
             elif line == "" and event:
-                into.put((event, data))
-                event, data = None, None
+                text = "\n".join(lines)
+                into.put((event, text if event == "panel" else json.loads(text)))
+                event, lines = None, []
     except requests.RequestException:
         pass
     into.put(("closed", None))
 
 
-def open_stream(url: str, token: str | None = None) -> queue.Queue:
+def open_stream(url: str, token: str | None = None, cookies: dict | None = None) -> queue.Queue:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = requests.get(url, headers=headers, stream=True, timeout=30)
+    response = requests.get(url, headers=headers, cookies=cookies, stream=True, timeout=30)
     assert response.status_code == 200
     assert response.headers["Content-Type"].startswith("text/event-stream")
     events: queue.Queue = queue.Queue()
@@ -67,6 +69,45 @@ def test_the_stream_announces_every_change_at_once(live_server):
     table.act(table.tokens["Ann"], type="play", value=2, count=1)
     assert next_version(events, version) == version + 1
     assert time.monotonic() - started < 1
+
+
+def test_the_api_stream_pushes_each_viewers_own_view(live_server):
+    """The version event carries the caller's view at that version, exactly what a
+    fetch of the view returns: a player's own secrets, none for the public."""
+    api = Api(live_server.url)
+    table = api.table()
+    url = f"{live_server.url}/api/v1/tables/{table.code}/stream"
+    streams = {"Ben": open_stream(url, table.tokens["Ben"]), None: open_stream(url)}
+    for events in streams.values():
+        next_version(events, -1)
+    version = table.act(table.tokens["Ann"], type="play", value=2, count=1)[1]["version"]
+    for name, events in streams.items():
+        event, data = events.get(timeout=5)
+        assert (event, data["version"]) == ("version", version)
+        token = table.tokens[name] if name else None
+        assert data["table"] == api.call("GET", f"/tables/{table.code}", token)[1]
+        assert (data["table"]["private"] is None) == (name is None)
+
+
+def test_a_screen_stream_pushes_its_panel_when_newer_than_the_page(live_server):
+    """A screen's stream sends the rendered panel: at once when the page (`since`) is
+    older than the table, else at the next change."""
+    api = Api(live_server.url)
+    table = api.table()
+    version = table.view()["version"]
+    cookies = {f"companion_{table.code}": table.tokens["Ben"]}
+    url = f"{live_server.url}/t/{table.code}/events?screen=phone"
+    behind = open_stream(f"{url}&since={version - 1}", cookies=cookies)
+    current = open_stream(f"{url}&since={version}", cookies=cookies)
+    event, html = behind.get(timeout=5)
+    assert event == "panel" and f'data-version="{version}"' in html
+    time.sleep(0.3)
+    assert current.empty()
+    table.act(table.tokens["Ann"], type="play", value=2, count=1)
+    for events in (behind, current):
+        event, html = events.get(timeout=5)
+        assert event == "panel" and f'data-version="{version + 1}"' in html
+        assert "Ann played" in html and 'id="panel"' in html
 
 
 def test_a_revoked_token_is_refused_by_an_open_stream(live_server):
