@@ -177,11 +177,11 @@ async def sse_events(reader: asyncio.StreamReader):
         buffer += chunk.decode()
         while "\n\n" in buffer:
             message, buffer = buffer.split("\n\n", 1)
-            event, data = "message", None
+            event, lines = "message", []
             for line in message.split("\n"):
                 if line.startswith("event:"):
                     event = line[6:].strip()
                 elif line.startswith("data:"):
-                    data = line[5:].strip()
-            if data is not None:  # "retry:" and ": keep-alive" carry none
-                yield event, data
+                    lines.append(line[5:].removeprefix(" "))
+            if lines:  # "retry:" and ": keep-alive" carry none
+                yield event, "\n".join(lines)
