@@ -3,7 +3,8 @@ replayed, the chart of the scores over the game, and the past games of this serv
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -13,6 +14,7 @@ from .extensions import db
 from .games import GAMES
 from .games.engine import IllegalAction
 from .models import Event, Table
+from .snapshots import Snapshot
 from .tables import action_rng, effective_events, game_of, seat_order, setup_rng
 
 RECORD_FORMAT = "companion-record/1"
@@ -88,6 +90,26 @@ def score_series(table: Table) -> dict[int, list[int]]:
                      action_rng(table.seed, index))
         sample()
     return dict(series)
+
+
+_charts: OrderedDict[tuple, Markup] = OrderedDict()
+_charts_lock = threading.Lock()
+CHARTS_KEPT = 64
+
+
+def score_chart(table: Table | Snapshot) -> Markup:
+    """The score chart of a finished table, drawn once per version in this process (every
+    screen shows it at the end, and drawing it replays the game)."""
+    key = (str(db.engine.url), table.id, table.version)
+    with _charts_lock:
+        chart = _charts.get(key)
+    if chart is None:
+        chart = chart_svg(score_series(table), {p.id: p.name for p in table.players})
+        with _charts_lock:
+            _charts[key] = chart
+            while len(_charts) > CHARTS_KEPT:
+                _charts.popitem(last=False)
+    return chart
 
 
 def chart_svg(series: dict[int, list[int]], names: dict[int, str]) -> Markup:

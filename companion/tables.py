@@ -20,7 +20,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 from pydantic import ValidationError
-from sqlalchemy import func, text, update
+from sqlalchemy import func, text
 from sqlalchemy.exc import IntegrityError
 
 from . import live, snapshots
@@ -48,14 +48,34 @@ def normalise_code(code: str) -> str:
     return (code or "").strip().upper()
 
 
-def find_table(code: str) -> Table:
+def _checked_code(code: str) -> str:
     code = normalise_code(code)
     if not re.fullmatch(f"[A-Z]{{{CODE_LENGTH}}}", code):
         raise not_found()
+    return code
+
+
+def find_table(code: str) -> Table:
+    """The table as a database row, for the changes that are not moves."""
+    code = _checked_code(code)
     table = db.session.execute(db.select(Table).where(Table.code == code)).scalar_one_or_none()
     if table is None:
         raise not_found()
     return table
+
+
+def find(code: str) -> Snapshot:
+    """The table at its current version, as views, screens and moves read it: one small
+    query, the rest from this process's memory when it knows that version."""
+    row = db.session.execute(db.select(Table.id, Table.version)
+                             .where(Table.code == _checked_code(code))).first()
+    if row is None:
+        raise not_found()
+    return snapshots.at_least(row.id, row.version)
+
+
+def _version_of(table_id: int) -> int:
+    return db.session.execute(db.select(Table.version).where(Table.id == table_id)).scalar_one()
 
 
 def game_of(table: Table) -> Game:
@@ -193,14 +213,14 @@ def _writing():
         yield
 
 
-def _claim(table: Table, expected_version: int, **values: Any) -> int | None:
+def _claim(table: Table | Snapshot, expected_version: int, **values: Any) -> int | None:
     """Bump the table's version if it is still `expected_version` and set `values`;
     the new version, or None when another writer got there first."""
     new_version = expected_version + 1
+    rows = Table.__table__
     outcome = db.session.execute(
-        update(Table).where(Table.id == table.id, Table.version == expected_version)
-        .values(version=new_version, updated_at=time.time(), **values)
-        .execution_options(synchronize_session=False))
+        rows.update().where(rows.c.id == table.id, rows.c.version == expected_version)
+        .values(version=new_version, updated_at=time.time(), **values))
     if outcome.rowcount != 1:
         db.session.rollback()
         return None
@@ -530,10 +550,11 @@ def _actor(table: Table, viewer: Viewer, engine: Game, action_type: str,
     return viewer.player_id
 
 
-def _earlier_answer(table: Table, viewer: Viewer, action_id: str) -> Event | None:
-    return db.session.execute(db.select(Event).where(
-        Event.table_id == table.id, Event.actor_key == viewer.actor_key,
-        Event.action_id == action_id)).scalar_one_or_none()
+def _earlier_answer(table_id: int, viewer: Viewer, action_id: str):
+    """(version, seq, notes) of the action this viewer already sent with this id."""
+    return db.session.execute(db.select(Event.version, Event.seq, Event.notes).where(
+        Event.table_id == table_id, Event.actor_key == viewer.actor_key,
+        Event.action_id == action_id)).first()
 
 
 def answer(table: Table | Snapshot, viewer: Viewer, version: int, seq: int,
@@ -560,62 +581,60 @@ def parse_action(engine: Game, fields: dict):
         raise bad_request(validation_message(exc)) from None
 
 
-def act(table: Table, viewer: Viewer, data: Any) -> dict:
+def act(table: Table | Snapshot, viewer: Viewer, data: Any) -> dict:
     """Apply one action for this viewer; the answer of the contract."""
     engine = game_of(table)
     request = read_request(data)
     action = parse_action(engine, request.fields)
-    actor = _actor(table, viewer, engine, action.type, request.as_player)
+    actor = _actor(snapshot(table), viewer, engine, action.type, request.as_player)
     for _ in range(WRITE_RETRIES):
         with _writing():
-            refresh(table)
-            before = snapshot(table)  # may be newer than the row, if it just changed
+            before = snapshots.at_least(table.id, _version_of(table.id))
             # Looked up after the state: an action that made this state is found here.
             if request.action_id:
-                earlier = _earlier_answer(table, viewer, request.action_id)
+                earlier = _earlier_answer(table.id, viewer, request.action_id)
                 if earlier is not None:
-                    return answer(table, viewer, earlier.version, earlier.seq, earlier.notes)
+                    return answer(before, viewer, *earlier)
             # A version that is not current is stale, whatever the table became since
             # (even over): the caller gets the fresh view of the contract's 409.
-            if request.version is not None and request.version != table.version:
-                raise stale(table, viewer)
-            if table.status != "playing":
+            if request.version is not None and request.version != before.version:
+                raise stale(before, viewer)
+            if before.status != "playing":
                 raise illegal("The game has not started yet."
-                              if table.status == "lobby" else "The game is over.")
-            if before.version == table.version:
-                answered = _apply(table, before, viewer, actor, action, request.action_id)
-                if answered is not None:
-                    return answered
-        _reload(table)
+                              if before.status == "lobby" else "The game is over.")
+            answered = _apply(before, viewer, actor, action, request.action_id)
+            if answered is not None:
+                return answered
+        db.session.rollback()
         if request.version is not None and not request.action_id:
-            raise stale(table, viewer)
+            raise stale(snapshots.at_least(table.id, _version_of(table.id)), viewer)
     raise conflict("The table is busy right now; please try again.")
 
 
-def _apply(table: Table, before: Snapshot, viewer: Viewer, actor: int | None, action,
+def _apply(before: Snapshot, viewer: Viewer, actor: int | None, action,
            action_id: str | None) -> dict | None:
     """Apply the action to the state of `before` and write it as the next version; the
     answer, or None when another writer got there first."""
-    engine = game_of(table)
+    engine = game_of(before)
     state = copy.deepcopy(before.state)
     try:
-        notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
+        notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))
     except IllegalAction as exc:
         raise CompanionError(exc.code, exc.message) from None
     finished = engine.result(state) is not None
     status = "finished" if finished else "playing"
     finished_at = utcnow() if finished else None
-    new_version = _claim(table, before.version, state=state, moves=before.moves + 1,
+    new_version = _claim(before, before.version, state=state, moves=before.moves + 1,
                          status=status, finished_at=finished_at)
     if new_version is None:
         return None
     entry = Entry(seq=before.last_seq + 1, kind="action", actor=actor,
                   notes=[n.to_json() for n in notes], at=utcnow())
     reveal = any(n.reveal for n in notes)
-    db.session.add(Event(table_id=before.id, seq=entry.seq, kind="action", actor=actor,
-                         actor_key=viewer.actor_key, action=action.model_dump(mode="json"),
-                         notes=entry.notes, reveal=reveal, action_id=action_id,
-                         version=new_version, at=entry.at))
+    db.session.execute(Event.__table__.insert().values(
+        table_id=before.id, seq=entry.seq, kind="action", actor=actor,
+        actor_key=viewer.actor_key, action=action.model_dump(mode="json"), notes=entry.notes,
+        reveal=reveal, undoes=None, action_id=action_id, version=new_version, at=entry.at))
     db.session.commit()
     after = before.after_action(new_version, state, status, finished_at, entry, reveal)
     _done(before.code, new_version, after)

@@ -30,10 +30,11 @@ def body() -> dict:
     return data
 
 
-def table_and_viewer(code: str):
+def table_and_viewer(code: str, changing: bool = False):
     """The table and who is asking: a caller is recognised (or refused) before anything
-    it sent is read."""
-    table = tables.find_table(code)
+    it sent is read. The table as a row for `changing` it (other than by a move), else
+    as its snapshot."""
+    table = tables.find_table(code) if changing else tables.find(code)
     return table, bearer_viewer(table, request)
 
 
@@ -69,7 +70,7 @@ def join(code: str):
 
 @bp.post("/tables/<code>/start")
 def start(code: str):
-    table, viewer = table_and_viewer(code)
+    table, viewer = table_and_viewer(code, changing=True)
     data = validated(contract.StartTable, body())
     tables.start(table, viewer, data.first_player, data.seed)
     return jsonify(tables.view(table, viewer))
@@ -84,7 +85,7 @@ def act(code: str):
 
 @bp.post("/tables/<code>/undo")
 def undo(code: str):
-    table, viewer = table_and_viewer(code)
+    table, viewer = table_and_viewer(code, changing=True)
     body()
     if viewer.player_id is None and not viewer.is_host:
         raise CompanionError("unauthorized", "Join the table to undo.")
@@ -100,14 +101,14 @@ def log(code: str):
 
 @bp.post("/tables/<code>/players/<int:player_id>/remove")
 def remove_player(code: str, player_id: int):
-    table, viewer = table_and_viewer(code)
+    table, viewer = table_and_viewer(code, changing=True)
     tables.remove_player(table, viewer, player_id)
     return jsonify(tables.view(table, viewer))
 
 
 @bp.post("/tables/<code>/seats")
 def reorder(code: str):
-    table, viewer = table_and_viewer(code)
+    table, viewer = table_and_viewer(code, changing=True)
     data = validated(contract.Reorder, body())
     tables.reorder(table, viewer, data.order)
     return jsonify(tables.view(table, viewer))
@@ -115,7 +116,7 @@ def reorder(code: str):
 
 @bp.post("/tables/<code>/players/<int:player_id>/rejoin")
 def rejoin(code: str, player_id: int):
-    table, viewer = table_and_viewer(code)
+    table, viewer = table_and_viewer(code, changing=True)
     token = tables.rejoin(table, viewer, player_id)
     return jsonify(player_id=player_id, token=token,
                    rejoin_url=links.rejoin_url(table.code, token))

@@ -64,8 +64,7 @@ def panel_context(table: Table | Snapshot, viewer: Viewer, screen: str,
         "join_url": links.join_url(table.code) if table.status == "lobby" else None,
         "local_waiting": [p for p in table.players
                           if p.local and p.id in view["waiting_for"]] if viewer.is_host else [],
-        "chart": records.chart_svg(records.score_series(table), names)
-        if table.status == "finished" else None,
+        "chart": records.score_chart(table) if table.status == "finished" else None,
         "catalogue": remembered_entries(table, view["actions"]),
     }
 
@@ -96,7 +95,7 @@ def panel_message(screen: str, viewer: Viewer):
 
 @bp.get("")
 def phone(code: str):
-    table = tables.find_table(code)
+    table = tables.find(code)
     viewer = cookie_viewer(table, request)
     if viewer is None:
         if table.status == "lobby":
@@ -108,14 +107,14 @@ def phone(code: str):
 
 @bp.get("/host")
 def host(code: str):
-    table = tables.find_table(code)
+    table = tables.find(code)
     viewer = screen_viewer(table, "host")
     return render_template("table/host.html", **panel_context(table, viewer, "host"))
 
 
 @bp.get("/panel")
 def panel(code: str):
-    table = tables.find_table(code)
+    table = tables.find(code)
     screen = request.args.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     since = request.args.get("since", "")
@@ -128,7 +127,7 @@ def panel(code: str):
 def events(code: str):
     """The screen's stream: its panel at every change, and at once when the page (or a
     stream that reconnects) holds an older version than `since` says."""
-    table = tables.find_table(code)
+    table = tables.find(code)
     screen = request.args.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     since = request.args.get("since", "")
@@ -177,17 +176,17 @@ def _put(action: dict, dotted: str, value: Any) -> None:
 
 @bp.post("/act")
 def act(code: str):
-    table = tables.find_table(code)
+    table = tables.find(code)
     screen = request.form.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     try:
         tables.act(table, viewer, form_action(request.form))
     except CompanionError as error:
-        return render_panel(table, viewer, screen, error, error.status)
+        return render_panel(tables.find(code), viewer, screen, error, error.status)
     return after_change(table, viewer, screen)
 
 
-def after_change(table: Table, viewer: Viewer, screen: str):
+def after_change(table: Table | Snapshot, viewer: Viewer, screen: str):
     if LOCAL_SCREEN.fullmatch(screen):
         # A player without a phone made their move: cover their secrets again at once.
         target = url_for("screens.host", code=table.code)
@@ -195,8 +194,7 @@ def after_change(table: Table, viewer: Viewer, screen: str):
             return Response(status=204, headers={"HX-Redirect": target})
         return redirect(target, code=303)
     if request.headers.get("HX-Request"):
-        table = tables.find_table(table.code)
-        return render_panel(table, viewer, screen)
+        return render_panel(tables.find(table.code), viewer, screen)
     target = "screens.host" if screen == "host" else "screens.phone"
     return redirect(url_for(target, code=table.code), code=303)
 
