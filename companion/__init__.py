@@ -9,7 +9,7 @@ from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 
-from . import config
+from . import config, live
 from .extensions import csrf, db, limiter, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,10 +30,13 @@ def create_app(overrides: dict | None = None) -> Flask:
     app = Flask(__name__, instance_path=str(ROOT / "instance"),
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.config.from_mapping(config.from_environment(app.instance_path))
-    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_size": 10, "max_overflow": 90,
-                                               "pool_pre_ping": True}
     if overrides:
         app.config.update(overrides)
+    # A server database can drop connections (a restart): test each before use. A SQLite
+    # file cannot, and the test would cost a query per request.
+    remote = make_url(app.config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() != "sqlite"
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {
+        "pool_size": 10, "max_overflow": 90, "pool_pre_ping": remote})
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     db.init_app(app)
@@ -71,6 +74,9 @@ def _watch_other_processes(app: Flask) -> None:
 
     app.extensions["companion_read_versions"] = read_versions
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    sqlite_file = (url.get_backend_name() == "sqlite" and url.database
+                   and url.database != ":memory:")
+    live.share_sqlite_file(str(Path(url.database).resolve()) if sqlite_file else None)
     app.extensions["companion_listen_dsn"] = (
         url.set(drivername="postgresql").render_as_string(hide_password=False)
         if url.get_backend_name() == "postgresql" else None)

@@ -119,11 +119,19 @@ def taken_back(table_id: int, version: int | None = None):
     return query if version is None else query.where(Event.version <= version)
 
 
-def load(table_id: int) -> Snapshot:
+def load(table_id: int, known: Snapshot | None = None) -> Snapshot:
     """The table's snapshot at its current version, read from the database. The row is
     read first and the log up to its version, so the parts agree (players are read
-    after the row: they may be newer, never older)."""
+    after the row: they may be newer, never older). From a `known` older snapshot, when
+    only moves were made since (one event per version), only those are read."""
     row = db.session.execute(db.select(*ROW).where(Table.id == table_id)).one()
+    if known is not None and known.status != "lobby" and known.version < row.version:
+        later = db.session.execute(db.select(Event).where(
+            Event.table_id == table_id, Event.version > known.version,
+            Event.version <= row.version).order_by(Event.seq)).scalars().all()
+        if len(later) == row.version - known.version and all(
+                e.kind == "action" for e in later):
+            return _after_actions(known, row, later)
     version = row.version
     players = tuple(Seat(*p) for p in db.session.execute(
         db.select(*SEAT).where(Player.table_id == table_id).order_by(Player.seat)).all())
@@ -143,6 +151,15 @@ def load(table_id: int) -> Snapshot:
         host_token_hash=row.host_token_hash, players=players,
         state=row.state if row.status != "lobby" else None, recent=recent,
         in_effect=in_effect, last_seq=newest[0].seq if newest else 0)
+
+
+def _after_actions(known: Snapshot, row, later: list[Event]) -> Snapshot:
+    for event in later:
+        known = known.after_action(
+            event.version, row.state, row.status, row.finished_at,
+            Entry(seq=event.seq, kind="action", actor=event.actor, notes=event.notes,
+                  at=event.at), event.reveal)
+    return replace(known, moves=row.moves, next_code=row.next_code)
 
 
 class Cache:
@@ -185,9 +202,9 @@ cache = Cache()
 def at_least(table_id: int, version: int) -> Snapshot:
     """The table's snapshot at `version` or newer: from memory when this process knows
     it, else from the database."""
-    found = cache.get(table_id)
-    if found is not None and found.version >= version:
-        return found
-    found = load(table_id)
+    known = cache.get(table_id)
+    if known is not None and known.version >= version:
+        return known
+    found = load(table_id, known)
     cache.put(found)
     return found

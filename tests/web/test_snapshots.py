@@ -1,0 +1,59 @@
+"""A table's snapshot, the in-memory read of a table at one version, must be exactly what
+the database holds at that version however it was made: loaded whole, built by the
+process that made a move, or brought up to date from an older one after moves made
+elsewhere."""
+from __future__ import annotations
+
+from companion import snapshots, tables
+from companion.extensions import db
+
+
+def play(table, moves: int) -> None:
+    for _ in range(moves):
+        token = table.token_of(table.view()["turn"])
+        action = table.view(token)["actions"][0]
+        move = ({"type": "play", **action["sets"][0]} if action["type"] == "play"
+                else {"type": "draw", "source": action["source"][0]})
+        assert table.act(token, **move)[0] == 200
+
+
+def whole(app, table_id: int) -> snapshots.Snapshot:
+    with app.app_context():
+        found = snapshots.load(table_id)
+        db.session.remove()
+    return found
+
+
+def test_snapshots_built_from_moves_equal_those_loaded_whole(app, api):
+    table = api.table()
+    with app.app_context():
+        table_id = tables.find(table.code).id
+    play(table, 3)
+    older = whole(app, table_id)
+    play(table, 12)  # past the log lines and actions a snapshot keeps
+    with app.app_context():
+        made_here = tables.find(table.code)  # the snapshot the moves left in memory
+        caught_up = snapshots.load(table_id, older)  # only the moves since `older` read
+    loaded = whole(app, table_id)
+    assert loaded.version == older.version + 12
+    assert made_here == loaded
+    assert caught_up == loaded
+
+
+def test_an_undo_or_a_seat_change_loads_the_snapshot_whole(app, api):
+    table = api.table()
+    with app.app_context():
+        table_id = tables.find(table.code).id
+    play(table, 4)
+    older = whole(app, table_id)
+    assert api.call("POST", f"/tables/{table.code}/undo", table.host)[0] == 200
+    play(table, 2)
+    status, _ = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ben']}/rejoin",
+                         table.host)
+    assert status == 200
+    with app.app_context():
+        caught_up = snapshots.load(table_id, older)
+    loaded = whole(app, table_id)
+    assert caught_up == loaded
+    assert [e.undone for e in loaded.recent].count(True) == 1
+    assert loaded.players != older.players  # Ben's new token
