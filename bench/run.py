@@ -896,12 +896,12 @@ class Bench:
                     else:
                         await load(inner_url, "css-asset")
         client.close()
-        # what the page opens by itself once loaded: its stream, and (on the stream's
-        # first version event) a fetch of the panel, answered 204 when nothing changed
+        # what the page opens by itself once loaded: its stream (which pushes a panel
+        # only when the table changed since the page was served)
         stream = re.search(r'sse-connect="([^"]+)"', html)
         self.first_load = {
             "items": items, "outside": outside,
-            "requests": len(items) + (2 if stream else 0),
+            "requests": len(items) + (1 if stream else 0),
             "served_total": sum(i["served_bytes"] for i in items),
             "gzip_total": sum(i["gzip_bytes"] for i in items),
             "raw_total": sum(i["raw_bytes"] for i in items),
@@ -1016,11 +1016,6 @@ async def main_async(args) -> dict:
                 results["ceiling"] = await ceiling(bench, phones, group_stats,
                                                    shape["ceiling_steps"],
                                                    shape["ceiling_duration"])
-            if phones == large and args.variant:
-                rate = TARGETS["large"][1] if not args.quick else shape["rates"][2]
-                stats = await bench.phase(f"{phones}@{rate} no fetch", phones, rate,
-                                          shape["duration"], fetch=False)
-                bench.phases.append(stats)
         bench.phases = results_phases + bench.phases
     finally:
         await bench.close()
@@ -1156,7 +1151,7 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
     if fl:
         parts = ", ".join(f"{i['url'].rsplit('/', 1)[-1] or 'page'} {i['served_bytes'] / 1024:.1f}"
                           f"/{i['gzip_bytes'] / 1024:.1f}" for i in fl["items"])
-        print(f"first load: {fl['requests']} requests (page + assets + stream + first panel); "
+        print(f"first load: {fl['requests']} requests (page + assets + stream); "
               f"{fl['served_total'] / 1024:.1f} KB as served "
               f"({'gzip' if fl['served_gzip'] else 'no compression'}), "
               f"{fl['gzip_total'] / 1024:.1f} KB if gzipped [KB served/gzipped: {parts}]; "
@@ -1235,8 +1230,6 @@ def main() -> None:
     parser.add_argument("--act", choices=["api", "form"], default="api",
                         help="how an HTML phone acts: the API (default) or the page's form")
     parser.add_argument("--options", default="{}", help="Go Big options, as JSON")
-    parser.add_argument("--no-variant", dest="variant", action="store_false",
-                        help="skip the phase without fetches at the largest phone count")
     parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
                         help="server environment (WEB_CONCURRENCY, COMPANION_THREADS, "
                              "COMPANION_WORKER_CLASS, GUNICORN_CMD_ARGS); the bench's own "
