@@ -27,28 +27,29 @@ KEEPALIVE_SECONDS = 15
 
 
 class Hub:
+    """The newest version of each table this process has streams for, and a condition
+    its streams wait on. A table nobody streams here is not kept."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
         self._conditions: dict[str, threading.Condition] = {}
         self._listeners: dict[str, int] = {}
 
-    def _condition(self, code: str) -> threading.Condition:
-        with self._lock:
-            if code not in self._conditions:
-                self._conditions[code] = threading.Condition()
-            return self._conditions[code]
-
     def publish(self, code: str, version: int) -> None:
-        condition = self._condition(code)
+        with self._lock:
+            condition = self._conditions.get(code)
+        if condition is None:
+            return
         with condition:
             if version > self._versions.get(code, -1):
                 self._versions[code] = version
                 condition.notify_all()
 
     def wait(self, code: str, known: int, timeout: float) -> int:
-        """The table's version once it is newer than `known`, or after `timeout`."""
-        condition = self._condition(code)
+        """The table's version once it is newer than `known`, or after `timeout` (only
+        while listening to the table)."""
+        condition = self._conditions[code]
         with condition:
             condition.wait_for(lambda: self._versions.get(code, -1) > known, timeout)
             return self._versions.get(code, -1)
@@ -56,12 +57,14 @@ class Hub:
     def listen(self, code: str) -> None:
         with self._lock:
             self._listeners[code] = self._listeners.get(code, 0) + 1
+            self._conditions.setdefault(code, threading.Condition())
 
     def unlisten(self, code: str) -> None:
         with self._lock:
             self._listeners[code] -= 1
             if not self._listeners[code]:
-                del self._listeners[code]
+                del self._listeners[code], self._conditions[code]
+                self._versions.pop(code, None)
 
     def listened(self) -> list[str]:
         with self._lock:

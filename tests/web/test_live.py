@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from companion import tables
+from companion import live, tables
 from companion.extensions import db
 from companion.models import Table
 from tests.conftest import ROOT, Api, free_port
@@ -299,3 +299,18 @@ def test_stopping_and_killing_the_server_loses_nothing(server_database):
         assert len(log["events"]) == acknowledged
     finally:
         server.stop()
+
+
+def test_the_hub_keeps_only_tables_someone_streams():
+    """A long-running server must not remember every table it ever served."""
+    hub = live.Hub()
+    hub.publish("BCDF", 3)  # nobody streams it here: nothing is kept
+    hub.listen("BCDF")
+    assert hub.wait("BCDF", -1, 0) == -1
+    hub.publish("BCDF", 4)
+    assert hub.wait("BCDF", -1, 0) == 4
+    hub.unlisten("BCDF")
+    assert hub.listened() == []
+    hub.listen("BCDF")  # a new stream starts from what it is told, not from old news
+    assert hub.wait("BCDF", -1, 0) == -1
+    hub.unlisten("BCDF")
