@@ -175,19 +175,23 @@ class Seated:
         turn = self.view()["turn"]
         return self.act(self.token_of(turn), **action)
 
-    def finish_go_big(self, limit: int = 500) -> None:
-        """Play a Go Big table to its end, each move the first one its phone offers."""
-        for _ in range(limit):
-            view = self.view()
-            if view["status"] == "finished":
-                return
-            token = self.token_of(view["turn"])
+    def play_go_big(self, moves: int) -> None:
+        """Make `moves` moves at a Go Big table, each the first one its phone offers."""
+        for _ in range(moves):
+            token = self.token_of(self.view()["turn"])
             action = self.view(token)["actions"][0]
             if action["type"] == "play":
                 status, body = self.act(token, type="play", **action["sets"][0])
             else:
                 status, body = self.act(token, type="draw", source=action["source"][0])
             assert status == 200, body
+
+    def finish_go_big(self, limit: int = 500) -> None:
+        """Play a Go Big table to its end, each move the first one its phone offers."""
+        for _ in range(limit):
+            if self.view()["status"] == "finished":
+                return
+            self.play_go_big(1)
         raise AssertionError("the game did not end")
 
 

@@ -8,15 +8,6 @@ from companion import snapshots, tables
 from companion.extensions import db
 
 
-def play(table, moves: int) -> None:
-    for _ in range(moves):
-        token = table.token_of(table.view()["turn"])
-        action = table.view(token)["actions"][0]
-        move = ({"type": "play", **action["sets"][0]} if action["type"] == "play"
-                else {"type": "draw", "source": action["source"][0]})
-        assert table.act(token, **move)[0] == 200
-
-
 def whole(app, table_id: int) -> snapshots.Snapshot:
     with app.app_context():
         found = snapshots.load(table_id)
@@ -24,13 +15,18 @@ def whole(app, table_id: int) -> snapshots.Snapshot:
     return found
 
 
-def test_snapshots_built_from_moves_equal_those_loaded_whole(app, api):
+def a_game(app, api, moves: int):
+    """A Go Big table `moves` moves in, its id, and its snapshot then."""
     table = api.table()
     with app.app_context():
         table_id = tables.find(table.code).id
-    play(table, 3)
-    older = whole(app, table_id)
-    play(table, 12)  # past the log lines and actions a snapshot keeps
+    table.play_go_big(moves)
+    return table, table_id, whole(app, table_id)
+
+
+def test_snapshots_built_from_moves_equal_those_loaded_whole(app, api):
+    table, table_id, older = a_game(app, api, 3)
+    table.play_go_big(12)  # past the log lines and actions a snapshot keeps
     with app.app_context():
         made_here = tables.find(table.code)  # the snapshot the moves left in memory
         caught_up = snapshots.load(table_id, older)  # only the moves since `older` read
@@ -41,13 +37,9 @@ def test_snapshots_built_from_moves_equal_those_loaded_whole(app, api):
 
 
 def test_an_undo_or_a_seat_change_loads_the_snapshot_whole(app, api):
-    table = api.table()
-    with app.app_context():
-        table_id = tables.find(table.code).id
-    play(table, 4)
-    older = whole(app, table_id)
+    table, table_id, older = a_game(app, api, 4)
     assert api.call("POST", f"/tables/{table.code}/undo", table.host)[0] == 200
-    play(table, 2)
+    table.play_go_big(2)
     status, _ = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ben']}/rejoin",
                          table.host)
     assert status == 200
