@@ -253,8 +253,9 @@ def sse(event: str, data: dict) -> str:
 
 
 def sse_lines(event: str, text: str) -> str:
-    """An event whose data is text of several lines (a rendered fragment)."""
-    data = "\n".join("data: " + line for line in text.splitlines() if line.strip())
+    """An event whose data is text of several lines (a rendered fragment), every line
+    kept: the client joins them again with newlines."""
+    data = "\n".join("data: " + line for line in text.splitlines())
     return f"event: {event}\n{data}\n\n"
 
 

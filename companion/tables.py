@@ -98,8 +98,8 @@ def refresh(table: Table) -> None:
 
 
 def current_state(table: Table | Snapshot) -> dict | None:
-    """The table's state (never mutate it: copy first)."""
-    return None if table.status == "lobby" else snapshot(table).state
+    """The table's state, None in the lobby (never mutate it: copy first)."""
+    return snapshot(table).state
 
 
 def names_of(table: Table) -> dict[int, str]:
