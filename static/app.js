@@ -34,14 +34,33 @@
     });
   });
 
-  // The stream pushes the panel at every change. A move's own answer can bring a newer
-  // panel first: a pushed one that is not newer than the panel shown is dropped.
-  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+  // Panels arrive by two ways, pushed on the stream and as the answer of a request (a
+  // move, a refresh), so an older one can come after a newer: it never replaces it.
+  function versionOf(html) {
+    var found = /data-version="(\d+)"/.exec(html || "");
+    return found ? Number(found[1]) : null;
+  }
+
+  function shownVersion() {
     var panel = document.getElementById("panel");
-    var pushed = /data-version="(\d+)"/.exec(event.detail.data || "");
-    if (panel && pushed &&
-        Number(pushed[1]) <= Number(panel.getAttribute("data-version"))) {
+    return panel ? Number(panel.getAttribute("data-version")) : null;
+  }
+
+  // A pushed panel is dropped unless newer (a move's answer often brings it first).
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var pushed = versionOf(event.detail.data);
+    if (pushed !== null && shownVersion() !== null && pushed <= shownVersion()) {
       event.preventDefault();
+    }
+  });
+
+  // An answered panel is dropped only when older (the same version may bring an error).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    var answered = versionOf(event.detail.serverResponse);
+    if (target && target.id === "panel" && answered !== null && shownVersion() !== null &&
+        answered < shownVersion()) {
+      event.detail.shouldSwap = false;
     }
   });
 

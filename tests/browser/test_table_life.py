@@ -206,6 +206,31 @@ def test_a_refresh_that_failed_is_asked_again_when_back_online(live_server, new_
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
 
 
+def test_an_older_panel_never_replaces_a_newer_one(live_server, new_phone):
+    """Panels come pushed on the stream and as answers to requests, so an older one can
+    arrive after a newer one: it is dropped. A pushed panel of the version shown is
+    dropped too (the move's answer brought it); an answer of the same version is not
+    (it may carry an error)."""
+    table = Api(live_server.url).table()
+    ben = seat_phone(new_phone, live_server.url, table, "Ben")
+    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+    shown = int(ben.locator("#panel").get_attribute("data-version"))
+    kept = ben.evaluate("""(shown) => {
+        const panel = (v) => '<section id="panel" class="panel" data-version="' + v + '">';
+        const live = document.getElementById("live");
+        const pushed = (v) => live.dispatchEvent(new CustomEvent("htmx:sseBeforeMessage",
+            {bubbles: true, cancelable: true, detail: {data: panel(v)}}));
+        const answered = (v) => {
+            const detail = {target: document.getElementById("panel"),
+                            serverResponse: panel(v), shouldSwap: true};
+            live.dispatchEvent(new CustomEvent("htmx:beforeSwap", {bubbles: true, detail}));
+            return detail.shouldSwap;
+        };
+        return [shown - 1, shown, shown + 1].map((v) => [pushed(v), answered(v)]);
+    }""", shown)
+    assert kept == [[False, False], [False, True], [True, True]]
+
+
 # -- 2. a player without a phone -----------------------------------------------------
 
 def tile(page, card: str):
