@@ -2,8 +2,9 @@
 colour scheme: no violation of impact "serious" or "critical" anywhere.
 
 The screens: home, the new-table form of every game, the join form, the rejoin page, past
-games, a history page, an error page, and the phone and host screens of every game in the
-lobby, mid-game (a few bot moves through the API) and at the end (bot moves to the end).
+games, a history page, an error page, a rejoin code, the privacy cover of a player without
+a phone, and the phone and host screens of every game in the lobby, mid-game (a few bot
+moves through the API) and at the end (bot moves to the end).
 axe is injected with add_script_tag, which the Content Security Policy (script-src 'self')
 would block, so these pages open in a context that bypasses CSP; no page sets inline styles,
 so nothing looks different for it. The other browser tests keep the CSP.
@@ -201,6 +202,30 @@ def test_axe_finds_nothing_serious_on_the_lobby_pages(site, axe_context):
     page.get_by_role("group", name="Choose a set to play").get_by_role("button").first.click()
     page.locator("#confirm .confirm-box").wait_for()
     found += axe(page, "go-big phone, set confirmation")
+    assert not found, "\n".join(found)
+
+
+def test_axe_finds_nothing_serious_on_a_rejoin_code_and_the_privacy_cover(site, axe_context):
+    """The host device's pages for a lost phone (the rejoin code) and for a player without
+    a phone (the cover that hides their screen until they hold the device), at a table of
+    this test's own."""
+    table = Api(site.url).table(players=("Ann", "Ben"), start=False)
+    page = axe_context.new_page()
+    axe_context.add_cookies(site.cookies(table, table.tokens["Ann"]))
+    page.goto(f"{site.url}/t/{table.code}/host")
+    page.get_by_label("Add a player without a phone").fill("Cleo")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator(".players li", has_text="Cleo")).to_contain_text("no phone")
+    cleo = next(p["id"] for p in table.view()["players"] if p["name"] == "Cleo")
+    status, _ = table.api.call("POST", f"/tables/{table.code}/start", table.host, {"seed": 3})
+    assert status == 200
+    found = check(page, f"{site.url}/t/{table.code}/as/{cleo}", "privacy cover")
+    page.goto(f"{site.url}/t/{table.code}/host")
+    page.get_by_text("Lost or swapped phone?").click()
+    page.get_by_role("button", name="Rejoin code for Ben").click()
+    expect(page.locator("svg[aria-label='QR code']")).to_be_visible()
+    found += axe(page, "rejoin code")
+    page.close()
     assert not found, "\n".join(found)
 
 
