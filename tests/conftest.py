@@ -175,15 +175,19 @@ class Seated:
         turn = self.view()["turn"]
         return self.act(self.token_of(turn), **action)
 
+    def first_go_big_move(self) -> tuple[str, dict]:
+        """The token of the player whose turn it is, and the first move their phone offers."""
+        token = self.token_of(self.view()["turn"])
+        action = self.view(token)["actions"][0]
+        if action["type"] == "play":
+            return token, {"type": "play", **action["sets"][0]}
+        return token, {"type": "draw", "source": action["source"][0]}
+
     def play_go_big(self, moves: int) -> None:
         """Make `moves` moves at a Go Big table, each the first one its phone offers."""
         for _ in range(moves):
-            token = self.token_of(self.view()["turn"])
-            action = self.view(token)["actions"][0]
-            if action["type"] == "play":
-                status, body = self.act(token, type="play", **action["sets"][0])
-            else:
-                status, body = self.act(token, type="draw", source=action["source"][0])
+            token, move = self.first_go_big_move()
+            status, body = self.act(token, **move)
             assert status == 200, body
 
     def finish_go_big(self, limit: int = 500) -> None:
