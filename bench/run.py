@@ -26,7 +26,7 @@ from urllib.parse import urlencode, urljoin, urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from httpc import Client, HttpError, now, open_stream, sse_events  # noqa: E402
-from server import ROOT, SERVER_ENV, Server  # noqa: E402
+from server import ROOT, Server  # noqa: E402
 
 SEATS = 6
 GRACE = 10.0         # after a phase (or a game's end), how long late deliveries still count
@@ -58,10 +58,8 @@ def pct(values: list[float], p: float) -> float | None:
 # -- what one phase measured ----------------------------------------------------------
 
 class Stats:
-    def __init__(self, name: str, phones: int = 0, rate: float = 0, duration: float = 0,
-                 fetch: bool = True):
-        self.name, self.phones, self.rate, self.duration, self.fetch = (
-            name, phones, rate, duration, fetch)
+    def __init__(self, name: str, phones: int = 0, rate: float = 0, duration: float = 0):
+        self.name, self.phones, self.rate, self.duration = name, phones, rate, duration
         self.action_latency: list[float] = []
         self.fan_version: list[float] = []
         self.fan_fetch: list[float] = []
@@ -239,8 +237,6 @@ class Phone:
         self.held = version
         self.held_log.append((version, at))
         self.group.delivered(self, version, at, fetched=False)
-        if not self.bench.fetch and self.player_id != self.group.turn:
-            return  # version only: just the player whose turn it is reads its view
         if self.view_version >= version:
             return  # pushed with the event, or fetched already
         self.fetch_pending = True  # htmx's hx-sync "queue last"
@@ -419,7 +415,7 @@ class Group:
         generation = self.generation
         action = choose(phone.actions, self.rng)
         action_id = uuid.uuid4().hex[:20]
-        form = bench.args.act == "form" and phone.kind == "html" and bench.fetch
+        form = bench.args.act == "form" and phone.kind == "html"
         if form:
             fields = dict(action, csrf_token=phone.csrf, screen="phone",
                           version=self.version, action_id=action_id)
@@ -483,12 +479,11 @@ class Group:
                 record.wait_version.add(phone)
             else:
                 record.times_version.append(at)
-            if self.bench.fetch:
-                at = Phone.first_time(phone.view_log, version)
-                if at is None:
-                    record.wait_fetch.add(phone)
-                else:
-                    record.times_fetch.append(at)
+            at = Phone.first_time(phone.view_log, version)
+            if at is None:
+                record.wait_fetch.add(phone)
+            else:
+                record.times_fetch.append(at)
         self.records.append(record)
         self.bench.open_records.add(record)
         self.finish_if_done(record)
@@ -573,7 +568,6 @@ class Bench:
         self.ready: deque[Group] = deque()
         self.open_records: set[Record] = set()
         self.closing = False
-        self.fetch = True
         self.streams_open = 0
         self.options = json.loads(args.options)
         self.setup_stats = Stats("setup")
@@ -653,10 +647,8 @@ class Bench:
             except asyncio.TimeoutError:
                 pass
 
-    async def phase(self, name: str, phones: int, rate: float, duration: float,
-                    fetch: bool = True) -> Stats:
-        stats = Stats(name, phones, rate, duration, fetch)
-        self.fetch = fetch
+    async def phase(self, name: str, phones: int, rate: float, duration: float) -> Stats:
+        stats = Stats(name, phones, rate, duration)
         self.stats = stats
         stop = asyncio.Event()
         sampler = asyncio.create_task(self.sample(stats, stop))
@@ -688,7 +680,6 @@ class Bench:
                     group.records.remove(record)
             record.done.set()
         self.stats = self.setup_stats
-        self.fetch = True
         self.report_line(stats)
         return stats
 
@@ -988,7 +979,7 @@ async def main_async(args) -> dict:
                      "started": time.strftime("%H:%M:%S")}
     try:
         await bench.floor("idle", shape["floor_seconds"], args.floor_concurrency)
-        small, large = shape["phones"][0], shape["phones"][-1]
+        small = shape["phones"][0]
         print(f"Seating {small} phones...", flush=True)
         t0 = now()
         await bench.add_phones(small)
@@ -1016,7 +1007,7 @@ async def main_async(args) -> dict:
                 results["ceiling"] = await ceiling(bench, phones, group_stats,
                                                    shape["ceiling_steps"],
                                                    shape["ceiling_duration"])
-        bench.phases = results_phases + bench.phases
+        bench.phases = results_phases
     finally:
         await bench.close()
         server.stop()
@@ -1063,9 +1054,8 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
                                           f"{ms(pct(s.action_latency, 99))}")
     row("fan-out version p50 / p99 ms", lambda s: f"{ms(pct(s.fan_version, 50))} / "
                                                    f"{ms(pct(s.fan_version, 99))}")
-    row("fan-out fetched p50 / p99 ms", lambda s: (f"{ms(pct(s.fan_fetch, 50))} / "
+    row("fan-out fetched p50 / p99 ms", lambda s: f"{ms(pct(s.fan_fetch, 50))} / "
                                                    f"{ms(pct(s.fan_fetch, 99))}")
-        if s.fetch else "(no fetch)")
     row("missed updates version/fetch", lambda s: f"{s.missed_version} / {s.missed_fetch}")
     row("errors action/fetch/setup", lambda s: f"{s.action_errors}/{s.fetch_errors}/"
                                                f"{s.setup_errors}")

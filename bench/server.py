@@ -16,11 +16,6 @@ ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
-# The settings of gunicorn.conf.py that the environment may change, and the bench passes on.
-SERVER_ENV = ("WEB_CONCURRENCY", "COMPANION_THREADS", "COMPANION_WORKER_CLASS",
-              "GUNICORN_CMD_ARGS")
-
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -130,38 +125,34 @@ class Server:
                 wait += int(fields[1])
         return run / 1e9, wait / 1e9
 
-    def rss_bytes(self) -> int:
+    def _summed(self, read) -> int:
+        """`read(pid)` summed over the server's processes (one that just ended counts 0)."""
         total = 0
         for pid in self.pids():
             try:
-                with open(f"/proc/{pid}/statm") as handle:
-                    total += int(handle.read().split()[1]) * PAGE
+                total += read(pid)
             except OSError:
                 pass
         return total
+
+    def rss_bytes(self) -> int:
+        def rss(pid: int) -> int:
+            with open(f"/proc/{pid}/statm") as handle:
+                return int(handle.read().split()[1]) * PAGE
+        return self._summed(rss)
 
     def pss_bytes(self) -> int:
         """Proportional set size: the pages the processes share since the fork counted once."""
-        total = 0
-        for pid in self.pids():
-            try:
-                with open(f"/proc/{pid}/smaps_rollup") as handle:
-                    for line in handle:
-                        if line.startswith("Pss:"):
-                            total += int(line.split()[1]) * 1024
-                            break
-            except OSError:
-                pass
-        return total
+        def pss(pid: int) -> int:
+            with open(f"/proc/{pid}/smaps_rollup") as handle:
+                for line in handle:
+                    if line.startswith("Pss:"):
+                        return int(line.split()[1]) * 1024
+            return 0
+        return self._summed(pss)
 
     def threads(self) -> int:
-        total = 0
-        for pid in self.pids():
-            try:
-                total += len(os.listdir(f"/proc/{pid}/task"))
-            except OSError:
-                pass
-        return total
+        return self._summed(lambda pid: len(os.listdir(f"/proc/{pid}/task")))
 
     def log_tail(self, lines: int = 20) -> str:
         try:

@@ -56,8 +56,7 @@ def viewer_for_token(table: Table | Snapshot, token: str) -> Viewer | None:
     digest = hash_token(token)
     if hmac.compare_digest(digest, table.host_token_hash):
         return Viewer(is_host=True, token_hash=digest)
-    seated = table if isinstance(table, Snapshot) else snapshots.at_least(table.id, table.version)
-    for player in seated.players:
+    for player in snapshots.of(table).players:
         if hmac.compare_digest(digest, player.token_hash):
             return Viewer(player_id=player.id, token_hash=digest)
     return None

@@ -3,12 +3,13 @@ replayed, the chart of the scores over the game, and the past games of this serv
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
 
+from . import snapshots
 from .errors import bad_request, conflict
 from .extensions import db
 from .games import GAMES
@@ -92,24 +93,16 @@ def score_series(table: Table) -> dict[int, list[int]]:
     return dict(series)
 
 
-_charts: OrderedDict[tuple, Markup] = OrderedDict()
-_charts_lock = threading.Lock()
-CHARTS_KEPT = 64
-
-
 def score_chart(table: Table | Snapshot) -> Markup:
     """The score chart of a finished table, drawn once per version in this process (every
     screen shows it at the end, and drawing it replays the game)."""
-    key = (str(db.engine.url), table.id, table.version)
-    with _charts_lock:
-        chart = _charts.get(key)
-    if chart is None:
-        chart = chart_svg(score_series(table), {p.id: p.name for p in table.players})
-        with _charts_lock:
-            _charts[key] = chart
-            while len(_charts) > CHARTS_KEPT:
-                _charts.popitem(last=False)
-    return chart
+    return _chart(str(db.engine.url), table.id, table.version)
+
+
+@lru_cache(maxsize=64)
+def _chart(database: str, table_id: int, version: int) -> Markup:
+    seen = snapshots.at_least(table_id, version)
+    return chart_svg(score_series(seen), {p.id: p.name for p in seen.players})
 
 
 def chart_svg(series: dict[int, list[int]], names: dict[int, str]) -> Markup:

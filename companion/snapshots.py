@@ -199,6 +199,11 @@ class Cache:
 cache = Cache()
 
 
+def of(table: Table | Snapshot) -> Snapshot:
+    """A table row's snapshot at its version (or newer); a snapshot is its own."""
+    return table if isinstance(table, Snapshot) else at_least(table.id, table.version)
+
+
 def at_least(table_id: int, version: int) -> Snapshot:
     """The table's snapshot at `version` or newer: from memory when this process knows
     it, else from the database."""

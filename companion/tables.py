@@ -82,13 +82,6 @@ def game_of(table: Table) -> Game:
     return GAMES[table.game]
 
 
-def snapshot(table: Table | Snapshot) -> Snapshot:
-    """The table at its version (or newer): what views and screens read."""
-    if isinstance(table, Snapshot):
-        return table
-    return snapshots.at_least(table.id, table.version)
-
-
 ROW_FIELDS = ["version", "moves", "status", "seed", "first_player", "options", "finished_at"]
 
 
@@ -99,7 +92,7 @@ def refresh(table: Table) -> None:
 
 def current_state(table: Table | Snapshot) -> dict | None:
     """The table's state, None in the lobby (never mutate it: copy first)."""
-    return snapshot(table).state
+    return snapshots.of(table).state
 
 
 def names_of(table: Table) -> dict[int, str]:
@@ -131,7 +124,7 @@ def fill_names_deep(value: Any, names: dict[int, str]) -> Any:
 
 def view(table: Table | Snapshot, viewer: Viewer) -> dict:
     """The table as this viewer may see it: the API's view, which the screens render."""
-    table = snapshot(table)
+    table = snapshots.of(table)
     engine = game_of(table)
     names = names_of(table)
     you = viewer.player_id
@@ -177,7 +170,7 @@ def log(table: Table | Snapshot, viewer: Viewer, limit: int | None = None,
         html: bool = False) -> list[dict]:
     """The log as this viewer may read it, oldest first (the last `limit` lines)."""
     if limit and limit <= snapshots.LOG_TAIL:
-        found = snapshot(table).recent[-limit:]
+        found = snapshots.of(table).recent[-limit:]
     else:
         query = db.select(Event).where(Event.table_id == table.id)
         if limit:
@@ -586,7 +579,7 @@ def act(table: Table | Snapshot, viewer: Viewer, data: Any) -> dict:
     engine = game_of(table)
     request = read_request(data)
     action = parse_action(engine, request.fields)
-    actor = _actor(snapshot(table), viewer, engine, action.type, request.as_player)
+    actor = _actor(snapshots.of(table), viewer, engine, action.type, request.as_player)
     for _ in range(WRITE_RETRIES):
         with _writing():
             before = snapshots.at_least(table.id, _version_of(table.id))
@@ -675,7 +668,7 @@ def undoable(table: Table, viewer: Viewer) -> list[Event]:
 
 
 def can_undo(table: Table | Snapshot, viewer: Viewer) -> bool:
-    table = snapshot(table)
+    table = snapshots.of(table)
     return bool(_may_undo(table.status, list(table.in_effect), viewer))
 
 

@@ -10,7 +10,7 @@ from flask import (Blueprint, Response, current_app, jsonify, redirect, render_t
 from jinja2 import TemplateNotFound
 from werkzeug.datastructures import MultiDict
 
-from .. import live, records, tables
+from .. import live, records, snapshots, tables
 from ..auth import Viewer, cookie_viewer, host_cookie, player_cookie
 from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..models import Table
@@ -52,7 +52,7 @@ def screen_viewer(table: Table, screen: str) -> Viewer:
 def panel_context(table: Table | Snapshot, viewer: Viewer, screen: str,
                   error: CompanionError | None = None) -> dict:
     """What a screen's panel shows this viewer: read from the table's snapshot."""
-    table = tables.snapshot(table)
+    table = snapshots.of(table)
     view = tables.view(table, viewer)
     names = {p["id"]: p["name"] for p in view["players"]}
     return {

@@ -416,12 +416,17 @@ COOKIES = st.sampled_from(["none", "player", "host", "stranger", "strange host",
 player_ids = st.one_of(st.integers(0, 12), st.integers(0, 2**70))
 
 
+def screen_route(world, data, game: str, method: str):
+    """A table of the game (playing or in its lobby) and one of its screens' routes."""
+    table = data.draw(st.sampled_from([world.games[game], world.lobbies[game]]))
+    path = data.draw(st.sampled_from(world.screen_routes(method)))
+    return table, path.replace("<int:player_id>", str(data.draw(player_ids)))
+
+
 @FUZZ
 @given(data=st.data(), game=st.sampled_from(ALL_GAMES))
 def test_screen_forms(world, data, game):
-    table = data.draw(st.sampled_from([world.games[game], world.lobbies[game]]))
-    path = data.draw(st.sampled_from(world.screen_routes("POST")))
-    path = path.replace("<int:player_id>", str(data.draw(player_ids)))
+    table, path = screen_route(world, data, game, "POST")
     extras = data.draw(form_extras())
     move = world.legal(game) if table is world.games[game] else None
     table = world.games[game] if move is not None else table
@@ -438,9 +443,7 @@ def test_screen_forms(world, data, game):
 @FUZZ
 @given(data=st.data(), game=st.sampled_from(ALL_GAMES))
 def test_screen_pages(world, data, game):
-    table = data.draw(st.sampled_from([world.games[game], world.lobbies[game]]))
-    path = data.draw(st.sampled_from(world.screen_routes("GET")))
-    path = path.replace("<int:player_id>", str(data.draw(player_ids)))
+    table, path = screen_route(world, data, game, "GET")
     extras, screen = data.draw(form_extras()), data.draw(form_values)
     move = world.legal(game)
     query = form_body(move[1] if move and path == "/preview" else None, extras)
