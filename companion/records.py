@@ -16,7 +16,8 @@ from .games import GAMES
 from .games.engine import IllegalAction
 from .models import Event, Table
 from .snapshots import Snapshot
-from .tables import action_rng, effective_events, game_of, seat_order, setup_rng
+from .games.replay import replay
+from .tables import effective_events, game_of, seat_order
 
 RECORD_FORMAT = "companion-record/1"
 CHART_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"]
@@ -53,12 +54,8 @@ def replay_record(data: Any) -> tuple[dict, Any]:
     if engine is None:
         raise bad_request("That record is of a game this server does not have.")
     try:
-        state = engine.setup(data["order"], engine.Options.model_validate(data["options"]),
-                             setup_rng(data["seed"]))
-        actions = _effective([entry for entry in data["log"]])
-        for index, entry in enumerate(actions):
-            engine.apply(state, entry["player"], engine.parse_action(entry["action"]),
-                         action_rng(data["seed"], index))
+        actions = [(entry["player"], entry["action"]) for entry in _effective(data["log"])]
+        state = replay(engine, data["order"], data["options"], data["seed"], actions)
     except (KeyError, TypeError, ValueError, IllegalAction) as exc:
         raise bad_request(f"That record does not replay: {exc}") from None
     return state, engine.result(state)
@@ -77,19 +74,14 @@ def _effective(log: list[dict]) -> list[dict]:
 def score_series(table: Table) -> dict[int, list[int]]:
     """Each player's score after setup and after every action in effect."""
     engine = game_of(table)
-    state = engine.setup(seat_order(table, table.first_player),
-                         engine.Options.model_validate(table.options), setup_rng(table.seed))
     series: dict[int, list[int]] = defaultdict(list)
 
-    def sample() -> None:
+    def sample(state: dict) -> None:
         for player, score in engine.scores(state).items():
             series[player].append(score)
 
-    sample()
-    for index, event in enumerate(effective_events(table)):
-        engine.apply(state, event.actor, engine.parse_action(event.action),
-                     action_rng(table.seed, index))
-        sample()
+    replay(engine, seat_order(table, table.first_player), table.options, table.seed,
+           [(event.actor, event.action) for event in effective_events(table)], sample)
     return dict(series)
 
 

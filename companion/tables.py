@@ -9,7 +9,6 @@ one succeeds, whatever the database and however many processes share it.
 from __future__ import annotations
 
 import copy
-import random
 import re
 import secrets
 import threading
@@ -29,6 +28,7 @@ from .errors import CompanionError, bad_request, conflict, forbidden, illegal, n
 from .extensions import db
 from .games import GAMES, Game
 from .games.engine import IllegalAction, Note
+from .games.replay import action_rng, replay, setup_rng
 from .models import Event, Player, SavedDefaults, Table, utcnow
 from .snapshots import Entry, Snapshot
 
@@ -464,25 +464,10 @@ def start(table: Table, viewer: Viewer, first_player: Any = None, seed: Any = No
     _change(table, begin)
 
 
-def setup_rng(seed: int) -> random.Random:
-    return random.Random(f"{seed}:setup")
-
-
-def action_rng(seed: int, index: int) -> random.Random:
-    """The generator of the index-th action in effect: an undone draw made again comes
-    out the same."""
-    return random.Random(f"{seed}:{index}")
-
-
-def replay(table: Table, events: list[Event]) -> dict:
+def replay_table(table: Table, events: list[Event]) -> dict:
     """The state from setup through `events` (the log's actions in effect)."""
-    engine = game_of(table)
-    options = engine.Options.model_validate(table.options)
-    state = engine.setup(seat_order(table, table.first_player), options, setup_rng(table.seed))
-    for index, event in enumerate(events):
-        action = engine.parse_action(event.action)
-        engine.apply(state, event.actor, action, action_rng(table.seed, index))
-    return state
+    return replay(game_of(table), seat_order(table, table.first_player), table.options,
+                  table.seed, [(event.actor, event.action) for event in events])
 
 
 def validation_message(exc: ValidationError) -> str:
@@ -696,7 +681,7 @@ def undo(table: Table, viewer: Viewer, steps: Any = 1) -> None:
             if any(event.reveal for event in taken):
                 raise illegal("That would take back a move that revealed something secret, "
                               "and undo never goes back past a reveal.")
-            state = replay(table, effective[:-steps])
+            state = replay_table(table, effective[:-steps])
             new_version = _claim(table, table.version, state=state,
                                  moves=table.moves - steps, status="playing", finished_at=None)
             if new_version is not None:

@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from companion.games.big_money import BigMoney, Options
-from companion.tables import setup_rng
+from companion.games.replay import setup_rng
 from tests.browser.conftest import screenshot
 from tests.browser.conftest import Taps
 from tests.conftest import Api

@@ -180,7 +180,7 @@ class Referee:
             if table.status == "lobby":
                 return None, None
             stored = copy.deepcopy(table.state)
-            fresh = tables.replay(table, tables.effective_events(table))
+            fresh = tables.replay_table(table, tables.effective_events(table))
             db.session.remove()
             return stored, fresh
 

@@ -158,7 +158,7 @@ def check_after_kill(app, bots: list[Bot], everything: bool = False
                 assert events == [] or events[-1].version == table.version
                 effective = tables.effective_events(table)
                 assert table.moves == len(effective)
-                fresh = tables.replay(table, effective)
+                fresh = tables.replay_table(table, effective)
                 assert table.state == fresh, f"{code}: the state is not a replay of the log"
                 finished = bot.engine.result(fresh) is not None
                 assert (table.status == "finished") == finished

@@ -199,7 +199,7 @@ def test_a_new_app_on_the_same_database_continues_every_table(app, database_url,
     assert table.act(table.tokens["Ann"], type="draw", source="deck")[0] == 200
     with again.app_context():
         stored = db.session.execute(db.select(Table).where(Table.code == table.code)).scalar_one()
-        assert tables.replay(stored, tables.effective_events(stored)) == stored.state
+        assert tables.replay_table(stored, tables.effective_events(stored)) == stored.state
 
 
 # -- real server processes ----------------------------------------------------------

@@ -1,0 +1,40 @@
+"""A game is the replay of its log: the one way to rebuild a state from a table's seed and
+its actions in effect, used by undo, a record's replay and the score chart.
+
+Pure like the engines: no Flask, no database.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .engine import Game, State
+
+
+def setup_rng(seed: int) -> random.Random:
+    """The generator of a game's setup (the shuffles before the first move)."""
+    return random.Random(f"{seed}:setup")
+
+
+def action_rng(seed: int, index: int) -> random.Random:
+    """The generator of the index-th action in effect: an undone draw made again comes
+    out the same."""
+    return random.Random(f"{seed}:{index}")
+
+
+def replay(engine: Game, players: list[int], options: dict, seed: int,
+           actions: Iterable[tuple[int | None, dict]],
+           after_each: Callable[[State], Any] | None = None) -> State:
+    """The state after setting up `players` (ids in seat order, the first to act first)
+    with `options` and `seed`, then applying `actions`, each (actor, posted action data),
+    in order. `after_each` sees the state after setup and after every action (read only).
+    Raises IllegalAction, or pydantic's ValidationError, for a log that does not replay."""
+    state = engine.setup(players, engine.Options.model_validate(options), setup_rng(seed))
+    if after_each:
+        after_each(state)
+    for index, (actor, action) in enumerate(actions):
+        engine.apply(state, actor, engine.parse_action(action), action_rng(seed, index))
+        if after_each:
+            after_each(state)
+    return state
