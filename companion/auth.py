@@ -8,9 +8,7 @@ from dataclasses import dataclass
 
 from flask import Request
 
-from . import snapshots
 from .errors import CompanionError
-from .models import Table
 from .snapshots import Snapshot
 
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
@@ -48,7 +46,7 @@ def host_cookie(code: str) -> str:
     return f"companion_host_{code}"
 
 
-def viewer_for_token(table: Table | Snapshot, token: str) -> Viewer | None:
+def viewer_for_token(table: Snapshot, token: str) -> Viewer | None:
     """The viewer a token stands for at this table, or None for a token that is not
     (or no longer) valid here. A token of another table gives nothing."""
     if not token or len(token) > 200:
@@ -56,13 +54,13 @@ def viewer_for_token(table: Table | Snapshot, token: str) -> Viewer | None:
     digest = hash_token(token)
     if hmac.compare_digest(digest, table.host_token_hash):
         return Viewer(is_host=True, token_hash=digest)
-    for player in snapshots.of(table).players:
+    for player in table.players:
         if hmac.compare_digest(digest, player.token_hash):
             return Viewer(player_id=player.id, token_hash=digest)
     return None
 
 
-def bearer_viewer(table: Table, request: Request) -> Viewer:
+def bearer_viewer(table: Snapshot, request: Request) -> Viewer:
     """The API's viewer: a bearer token, or the public view when there is none."""
     header = request.headers.get("Authorization", "")
     if not header:
@@ -74,7 +72,7 @@ def bearer_viewer(table: Table, request: Request) -> Viewer:
     return viewer
 
 
-def cookie_viewer(table: Table, request: Request, host: bool = False) -> Viewer | None:
+def cookie_viewer(table: Snapshot, request: Request, host: bool = False) -> Viewer | None:
     """The screens' viewer: the host cookie for the host screen, else the player cookie."""
     name = host_cookie(table.code) if host else player_cookie(table.code)
     viewer = viewer_for_token(table, request.cookies.get(name, ""))

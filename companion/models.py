@@ -62,9 +62,6 @@ class Player(db.Model):
 
     table: Mapped[Table] = relationship(back_populates="players")
 
-    def public(self) -> dict:
-        return {"id": self.id, "name": self.name, "seat": self.seat, "local": self.local}
-
 
 class Event(db.Model):
     """One entry of a table's log: an action, or the undo of an earlier action."""

@@ -9,21 +9,24 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from sqlalchemy.orm import selectinload, undefer
+
 from . import snapshots
 from .errors import bad_request, conflict
 from .extensions import db
 from .games import GAMES
 from .games.engine import IllegalAction
+from .games.replay import replay
 from .models import Event, Table
 from .snapshots import Snapshot
-from .games.replay import replay
-from .tables import effective_events, game_of, seat_order
+from .table.moves import replay_table
+from .table.read import effective_events, seat_order
 
 RECORD_FORMAT = "companion-record/1"
 CHART_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"]
 
 
-def record(table: Table) -> dict:
+def record(table: Snapshot) -> dict:
     """The game as a file: replaying its actions from its seed gives its result."""
     if table.status != "finished":
         raise conflict("The record is available when the game is over "
@@ -34,16 +37,11 @@ def record(table: Table) -> dict:
         "format": RECORD_FORMAT, "game": table.game, "code": table.code,
         "options": table.options, "seed": table.seed,
         "players": [p.public() for p in table.players],
-        "order": seat_order(table, table.first_player),
+        "order": seat_order([p.id for p in table.players], table.first_player),
         "log": [{"seq": e.seq, "kind": e.kind, "player": e.actor, "action": e.action,
                  "undoes": e.undoes, "at": e.at.isoformat() + "Z"} for e in events],
-        "result": game_of(table).result(table_state(table)).to_json(),
+        "result": GAMES[table.game].result(table.state).to_json(),
     }
-
-
-def table_state(table: Table) -> dict:
-    from .tables import current_state
-    return current_state(table)
 
 
 def replay_record(data: Any) -> tuple[dict, Any]:
@@ -71,21 +69,20 @@ def _effective(log: list[dict]) -> list[dict]:
     return stack
 
 
-def score_series(table: Table) -> dict[int, list[int]]:
+def score_series(table: Snapshot) -> dict[int, list[int]]:
     """Each player's score after setup and after every action in effect."""
-    engine = game_of(table)
+    engine = GAMES[table.game]
     series: dict[int, list[int]] = defaultdict(list)
 
     def sample(state: dict) -> None:
         for player, score in engine.scores(state).items():
             series[player].append(score)
 
-    replay(engine, seat_order(table, table.first_player), table.options, table.seed,
-           [(event.actor, event.action) for event in effective_events(table)], sample)
+    replay_table(table, effective_events(table), sample)
     return dict(series)
 
 
-def score_chart(table: Table | Snapshot) -> Markup:
+def score_chart(table: Snapshot) -> Markup:
     """The score chart of a finished table, drawn once per version in this process (every
     screen shows it at the end, and drawing it replays the game)."""
     return _chart(str(db.engine.url), table.id, table.version)
@@ -133,13 +130,16 @@ def chart_svg(series: dict[int, list[int]], names: dict[int, str]) -> Markup:
 
 def past_games(limit: int = 50) -> list[dict]:
     """The finished tables of this server, newest first."""
-    tables = db.session.execute(db.select(Table).where(Table.status == "finished")
-                                .order_by(Table.finished_at.desc()).limit(limit)).scalars()
+    tables = db.session.execute(
+        db.select(Table).where(Table.status == "finished")
+        .options(undefer(Table.state), selectinload(Table.players))
+        .order_by(Table.finished_at.desc()).limit(limit)).scalars()
     games = []
     for table in tables:
-        result = game_of(table).result(table_state(table))
+        engine = GAMES[table.game]
+        result = engine.result(table.state)
         names = {p.id: p.name for p in table.players}
-        games.append({"code": table.code, "game": game_of(table).title,
+        games.append({"code": table.code, "game": engine.title,
                       "finished_at": table.finished_at,
                       "players": [p.name for p in table.players],
                       "winners": [names.get(w, "?") for w in result.winners]})

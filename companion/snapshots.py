@@ -28,6 +28,11 @@ class Seat:
     local: bool
     token_hash: str
 
+    @classmethod
+    def of(cls, player: Player) -> "Seat":
+        return cls(player.id, player.seat, player.name, player.name_key, player.local,
+                   player.token_hash)
+
     def public(self) -> dict:
         return {"id": self.id, "name": self.name, "seat": self.seat, "local": self.local}
 
@@ -75,6 +80,10 @@ class Snapshot:
     recent: tuple[Entry, ...]  # the newest LOG_TAIL events, oldest first
     in_effect: tuple[InEffect, ...]  # the newest UNDO_TAIL actions in effect, oldest first
     last_seq: int
+
+    def seat(self, player_id: int | None) -> Seat | None:
+        """The player of this id at the table, if there is one."""
+        return next((p for p in self.players if p.id == player_id), None)
 
     def after_action(self, version: int, state: dict, status: str,
                      finished_at: datetime | None, entry: Entry, reveal: bool) -> "Snapshot":
@@ -197,11 +206,6 @@ class Cache:
 
 
 cache = Cache()
-
-
-def of(table: Table | Snapshot) -> Snapshot:
-    """A table row's snapshot at its version (or newer); a snapshot is its own."""
-    return table if isinstance(table, Snapshot) else at_least(table.id, table.version)
 
 
 def at_least(table_id: int, version: int) -> Snapshot:

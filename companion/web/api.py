@@ -1,12 +1,14 @@
-"""The JSON API of the contract (/api/v1): the same calls into tables.py as the screens."""
+"""The JSON API of the contract (/api/v1): the same calls into the table package as the
+screens."""
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from .. import live, tables
+from .. import live
 from ..auth import bearer_viewer
 from ..errors import CompanionError, bad_request
 from ..extensions import csrf, limiter
+from ..table import moves, read, seating
 from . import contract, links
 from .contract import validated
 from .live_stream import event_stream
@@ -30,11 +32,10 @@ def body() -> dict:
     return data
 
 
-def table_and_viewer(code: str, changing: bool = False):
+def table_and_viewer(code: str):
     """The table and who is asking: a caller is recognised (or refused) before anything
-    it sent is read. The table as a row for `changing` it (other than by a move), else
-    as its snapshot."""
-    table = tables.find_table(code) if changing else tables.find(code)
+    it sent is read."""
+    table = read.find(code)
     return table, bearer_viewer(table, request)
 
 
@@ -47,77 +48,71 @@ def openapi_document():
 @limiter.limit("30/minute")
 def create_table():
     data = validated(contract.CreateTable, body())
-    table, token = tables.create_table(data.game, data.options)
-    return jsonify(code=table.code, host_token=token,
-                   join_url=links.join_url(table.code)), 201
+    code, token = seating.create_table(data.game, data.options)
+    return jsonify(code=code, host_token=token, join_url=links.join_url(code)), 201
 
 
 @bp.get("/tables/<code>")
 @limiter.limit("600/minute")
 def get_table(code: str):
     table, viewer = table_and_viewer(code)
-    return jsonify(tables.view(table, viewer))
+    return jsonify(read.view(table, viewer))
 
 
 @bp.post("/tables/<code>/players")
 @limiter.limit("20/minute")
 def join(code: str):
     data = validated(contract.JoinTable, body())
-    table = tables.find_table(code)
-    player, token = tables.join(table, data.name)
+    player, token = seating.join(read.find(code), data.name)
     return jsonify(player=player.public(), token=token), 201
 
 
 @bp.post("/tables/<code>/start")
 def start(code: str):
-    table, viewer = table_and_viewer(code, changing=True)
+    table, viewer = table_and_viewer(code)
     data = validated(contract.StartTable, body())
-    tables.start(table, viewer, data.first_player, data.seed)
-    return jsonify(tables.view(table, viewer))
+    return jsonify(read.view(moves.start(table, viewer, data.first_player, data.seed), viewer))
 
 
 @bp.post("/tables/<code>/actions")
 def act(code: str):
     table, viewer = table_and_viewer(code)
     data = body()
-    return jsonify(tables.act(table, viewer, data))
+    return jsonify(moves.answer(moves.act(table, viewer, data), viewer))
 
 
 @bp.post("/tables/<code>/undo")
 def undo(code: str):
-    table, viewer = table_and_viewer(code, changing=True)
+    table, viewer = table_and_viewer(code)
     body()
     if viewer.player_id is None and not viewer.is_host:
         raise CompanionError("unauthorized", "Join the table to undo.")
-    tables.undo(table, viewer)
-    return jsonify(tables.view(table, viewer))
+    return jsonify(read.view(moves.undo(table, viewer), viewer))
 
 
 @bp.get("/tables/<code>/log")
 def log(code: str):
     table, viewer = table_and_viewer(code)
-    return jsonify(events=tables.log(table, viewer))
+    return jsonify(events=read.log(table, viewer))
 
 
 @bp.post("/tables/<code>/players/<int:player_id>/remove")
 def remove_player(code: str, player_id: int):
-    table, viewer = table_and_viewer(code, changing=True)
-    tables.remove_player(table, viewer, player_id)
-    return jsonify(tables.view(table, viewer))
+    table, viewer = table_and_viewer(code)
+    return jsonify(read.view(seating.remove_player(table, viewer, player_id), viewer))
 
 
 @bp.post("/tables/<code>/seats")
 def reorder(code: str):
-    table, viewer = table_and_viewer(code, changing=True)
+    table, viewer = table_and_viewer(code)
     data = validated(contract.Reorder, body())
-    tables.reorder(table, viewer, data.order)
-    return jsonify(tables.view(table, viewer))
+    return jsonify(read.view(seating.reorder(table, viewer, data.order), viewer))
 
 
 @bp.post("/tables/<code>/players/<int:player_id>/rejoin")
 def rejoin(code: str, player_id: int):
-    table, viewer = table_and_viewer(code, changing=True)
-    token = tables.rejoin(table, viewer, player_id)
+    table, viewer = table_and_viewer(code)
+    token = seating.rejoin(table, viewer, player_id)
     return jsonify(player_id=player_id, token=token,
                    rejoin_url=links.rejoin_url(table.code, token))
 
@@ -129,5 +124,5 @@ def stream(code: str):
     table, viewer = table_and_viewer(code)
 
     def message(seen):
-        return live.sse("version", {"version": seen.version, "table": tables.view(seen, viewer)})
+        return live.sse("version", {"version": seen.version, "table": read.view(seen, viewer)})
     return event_stream(table, viewer, message)

@@ -8,7 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import bad_request
 from ..games import GAMES
-from ..tables import ACTION_ID_MAX, NAME_MAX, SEED_MAX, validation_message
+from ..table.checks import Envelope, validation_message
+from ..table.moves import SEED_MAX
+from ..table.seating import NAME_MAX
 
 
 class Body(BaseModel):
@@ -34,13 +36,6 @@ class StartTable(Body):
 
 class Reorder(Body):
     order: list[int] = Field(max_length=64, description="Every seated player's id once.")
-
-
-class Envelope(Body):
-    version: Optional[int] = Field(None, description="409 stale when not current.")
-    action_id: Optional[str] = Field(None, min_length=1, max_length=ACTION_ID_MAX,
-                                     description="A retried action_id applies once.")
-    as_: Optional[int] = Field(None, alias="as", description="The host acting for a player.")
 
 
 def validated(model: type[Body], data: dict) -> Body:

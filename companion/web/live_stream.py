@@ -8,11 +8,10 @@ from flask import Response, current_app, stream_with_context
 from .. import live, snapshots
 from ..auth import Viewer, still_valid
 from ..extensions import db
-from ..models import Table
 from ..snapshots import Snapshot
 
 
-def event_stream(table: Table, viewer: Viewer, render: Callable[[Snapshot], str],
+def event_stream(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], str],
                  since: int = -1) -> Response:
     """A stream telling this viewer of every change of the table: `render` gives the
     event for the table at a version (rendered in this request's context)."""

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from .. import records, tables
+from .. import records
 from ..auth import COOKIE_MAX_AGE, cookie_viewer, host_cookie, player_cookie, viewer_for_token
 from ..errors import CompanionError, bad_request
 from ..extensions import limiter
 from ..games import GAMES
+from ..table import read, seating
 from . import options_form
 
 bp = Blueprint("lobby", __name__)
@@ -34,9 +35,9 @@ def past_games():
 @bp.get("/join")
 @limiter.limit("20/minute")
 def find():
-    code = tables.normalise_code(request.args.get("code", ""))
+    code = read.normalise_code(request.args.get("code", ""))
     try:
-        tables.find_table(code)
+        read.find(code)
     except CompanionError as error:
         return render_template("lobby/home.html", games=GAMES.values(), code=code,
                                error=error), error.status
@@ -51,7 +52,7 @@ def game_or_404(game_id: str):
 
 
 def options_page(engine, status: int = 200, **context):
-    saved = tables.saved_defaults(engine)
+    saved = seating.saved_defaults(engine)
     return render_template("lobby/new.html", engine=engine, saved=saved, box=engine.box_data(),
                            fields=options_form.fields(engine, saved, context.pop("chosen", None)),
                            folder=engine.id.replace("-", "_"), **context), status
@@ -67,12 +68,12 @@ def new_table(game_id: str):
 def create(game_id: str):
     engine = game_or_404(game_id)
     try:
-        chosen = options_form.read(engine, request.form, tables.saved_defaults(engine))
-        table, token = tables.create_table(game_id, chosen)
+        chosen = options_form.read(engine, request.form, seating.saved_defaults(engine))
+        code, token = seating.create_table(game_id, chosen)
     except CompanionError as error:
         return options_page(engine, error.status, error=error)
-    response = redirect(url_for("screens.host", code=table.code), code=303)
-    return set_cookie(response, host_cookie(table.code), token)
+    response = redirect(url_for("screens.host", code=code), code=303)
+    return set_cookie(response, host_cookie(code), token)
 
 
 @bp.post("/new/<game_id>/defaults")
@@ -80,10 +81,10 @@ def create(game_id: str):
 def save_defaults(game_id: str):
     """Keep the form's values as this server's defaults for the game's next tables."""
     engine = game_or_404(game_id)
-    saved = tables.saved_defaults(engine)
+    saved = seating.saved_defaults(engine)
     try:
         chosen = {**saved, **options_form.read(engine, request.form, saved)}
-        tables.save_defaults(engine, chosen)
+        seating.save_defaults(engine, chosen)
     except CompanionError as error:
         return options_page(engine, error.status, error=error)
     return options_page(engine, notice="Saved as this server's defaults for the next tables.")
@@ -92,20 +93,20 @@ def save_defaults(game_id: str):
 @bp.get("/j/<code>")
 @limiter.limit("30/minute")
 def join_form(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     if cookie_viewer(table, request) is not None:
         return redirect(url_for("screens.phone", code=table.code))
-    return render_template("lobby/join.html", table=table, engine=tables.game_of(table))
+    return render_template("lobby/join.html", table=table, engine=GAMES[table.game])
 
 
 @bp.post("/j/<code>")
 @limiter.limit("20/minute")
 def join(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     try:
-        _, token = tables.join(table, request.form.get("name", ""))
+        _, token = seating.join(table, request.form.get("name", ""))
     except CompanionError as error:
-        return render_template("lobby/join.html", table=table, engine=tables.game_of(table),
+        return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
                                error=error, name=request.form.get("name", "")), error.status
     response = redirect(url_for("screens.phone", code=table.code), code=303)
     return set_cookie(response, player_cookie(table.code), token)
@@ -113,14 +114,14 @@ def join(code: str):
 
 @bp.get("/r/<code>")
 def rejoin_page(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     return render_template("lobby/rejoin.html", table=table)
 
 
 @bp.post("/r/<code>")
 @limiter.limit("20/minute")
 def rejoin(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     token = request.form.get("token", "")
     viewer = viewer_for_token(table, token)
     if viewer is None or viewer.is_host:

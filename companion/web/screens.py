@@ -10,11 +10,12 @@ from flask import (Blueprint, Response, current_app, jsonify, redirect, render_t
 from jinja2 import TemplateNotFound
 from werkzeug.datastructures import MultiDict
 
-from .. import live, records, snapshots, tables
+from .. import live, records
 from ..auth import Viewer, cookie_viewer, host_cookie, player_cookie
 from ..errors import CompanionError, bad_request, forbidden, not_found
-from ..models import Table
+from ..games import GAMES
 from ..snapshots import Snapshot
+from ..table import moves, read, seating
 from . import links
 from .lobby import set_cookie
 from .live_stream import event_stream
@@ -25,14 +26,14 @@ LOG_LINES = 6
 ENVELOPE = {"csrf_token", "screen", "since"}
 
 
-def game_folder(table: Table) -> str:
+def game_folder(table: Snapshot) -> str:
     return "table/" + table.game.replace("-", "_")
 
 
 LOCAL_SCREEN = re.compile(r"as-(\d{1,12})")
 
 
-def screen_viewer(table: Table, screen: str) -> Viewer:
+def screen_viewer(table: Snapshot, screen: str) -> Viewer:
     """Who a screen's request stands for: "phone" (the player cookie), "host" (the host
     cookie), or "as-<id>" (the host device acting for a player who has no phone)."""
     local = LOCAL_SCREEN.fullmatch(screen or "")
@@ -42,24 +43,23 @@ def screen_viewer(table: Table, screen: str) -> Viewer:
                         "the host for your rejoin code." if screen == "phone"
                         else "Only the device that created the table shows the host screen.")
     if local:
-        player = next((p for p in table.players if p.id == int(local.group(1))), None)
+        player = table.seat(int(local.group(1)))
         if player is None or not player.local:
             raise forbidden("The host acts only for players without a phone.")
         return Viewer(player_id=player.id, token_hash=player.token_hash)
     return viewer
 
 
-def panel_context(table: Table | Snapshot, viewer: Viewer, screen: str,
+def panel_context(table: Snapshot, viewer: Viewer, screen: str,
                   error: CompanionError | None = None) -> dict:
-    """What a screen's panel shows this viewer: read from the table's snapshot."""
-    table = snapshots.of(table)
-    view = tables.view(table, viewer)
+    """What a screen's panel shows this viewer."""
+    view = read.view(table, viewer)
     names = {p["id"]: p["name"] for p in view["players"]}
     return {
         "table": table, "view": view, "screen": screen, "names": names,
         "game": game_folder(table), "error": error,
-        "log": list(reversed(tables.log(table, viewer, limit=LOG_LINES, html=True))),
-        "can_undo": tables.can_undo(table, viewer),
+        "log": list(reversed(read.log(table, viewer, limit=LOG_LINES, html=True))),
+        "can_undo": moves.can_undo(table, viewer),
         "action_id": secrets.token_urlsafe(12),
         "join_url": links.join_url(table.code) if table.status == "lobby" else None,
         "local_waiting": [p for p in table.players
@@ -69,9 +69,9 @@ def panel_context(table: Table | Snapshot, viewer: Viewer, screen: str,
     }
 
 
-def remembered_entries(table: Table, actions: list[dict]) -> list[dict]:
+def remembered_entries(table: Snapshot, actions: list[dict]) -> list[dict]:
     """Entries typed at earlier tables that this viewer could enter again now."""
-    engine = tables.game_of(table)
+    engine = GAMES[table.game]
     for action in actions:
         field = engine.remembered.get(action["type"])
         if field:
@@ -79,7 +79,7 @@ def remembered_entries(table: Table, actions: list[dict]) -> list[dict]:
     return []
 
 
-def render_panel(table: Table | Snapshot, viewer: Viewer, screen: str,
+def render_panel(table: Snapshot, viewer: Viewer, screen: str,
                  error: CompanionError | None = None, status: int = 200):
     context = panel_context(table, viewer, screen, error)
     return render_template("table/_panel.html", fragment=True, **context), status
@@ -95,7 +95,7 @@ def panel_message(screen: str, viewer: Viewer):
 
 @bp.get("")
 def phone(code: str):
-    table = tables.find(code)
+    table = read.find(code)
     viewer = cookie_viewer(table, request)
     if viewer is None:
         if table.status == "lobby":
@@ -107,14 +107,14 @@ def phone(code: str):
 
 @bp.get("/host")
 def host(code: str):
-    table = tables.find(code)
+    table = read.find(code)
     viewer = screen_viewer(table, "host")
     return render_template("table/host.html", **panel_context(table, viewer, "host"))
 
 
 @bp.get("/panel")
 def panel(code: str):
-    table = tables.find(code)
+    table = read.find(code)
     screen = request.args.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     since = request.args.get("since", "")
@@ -127,7 +127,7 @@ def panel(code: str):
 def events(code: str):
     """The screen's stream: its panel at every change, and at once when the page (or a
     stream that reconnects) holds an older version than `since` says."""
-    table = tables.find(code)
+    table = read.find(code)
     screen = request.args.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     since = request.args.get("since", "")
@@ -176,17 +176,24 @@ def _put(action: dict, dotted: str, value: Any) -> None:
 
 @bp.post("/act")
 def act(code: str):
-    table = tables.find(code)
+    table = read.find(code)
     screen = request.form.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     try:
-        tables.act(table, viewer, form_action(request.form))
+        move = moves.act(table, viewer, form_action(request.form))
     except CompanionError as error:
-        return render_panel(tables.find(code), viewer, screen, error, error.status)
-    return after_change(table, viewer, screen)
+        return refused(table, viewer, screen, error)
+    return after_change(move.table, viewer, screen)
 
 
-def after_change(table: Table | Snapshot, viewer: Viewer, screen: str):
+def refused(table: Snapshot, viewer: Viewer, screen: str, error: CompanionError):
+    """The panel with the reason a change was refused, showing the table as it is now
+    (it may be refused because the table moved on)."""
+    return render_panel(read.latest(table), viewer, screen, error, error.status)
+
+
+def after_change(table: Snapshot, viewer: Viewer, screen: str):
+    """The answer to a change made from a screen, given the table after it."""
     if LOCAL_SCREEN.fullmatch(screen):
         # A player without a phone made their move: cover their secrets again at once.
         target = url_for("screens.host", code=table.code)
@@ -194,7 +201,7 @@ def after_change(table: Table | Snapshot, viewer: Viewer, screen: str):
             return Response(status=204, headers={"HX-Redirect": target})
         return redirect(target, code=303)
     if request.headers.get("HX-Request"):
-        return render_panel(tables.find(table.code), viewer, screen)
+        return render_panel(table, viewer, screen)
     target = "screens.host" if screen == "host" else "screens.phone"
     return redirect(url_for(target, code=table.code), code=303)
 
@@ -202,7 +209,7 @@ def after_change(table: Table | Snapshot, viewer: Viewer, screen: str):
 @bp.get("/preview")
 def preview(code: str):
     """What an action would do, before it is confirmed (Go Big: which sets it beats)."""
-    table = tables.find_table(code)
+    table = read.find(code)
     screen = request.args.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     try:
@@ -211,27 +218,27 @@ def preview(code: str):
         raise not_found("This game has no preview of a move.") from None
     action = form_action(request.args)
     try:
-        lines = tables.preview(table, viewer, action)
+        lines = moves.preview(table, viewer, action)
     except CompanionError as error:
         return render_template("_error.html", error=error), error.status
     return render_template(confirm, action=action,
-                           lines=lines, view=tables.view(table, viewer), screen=screen,
+                           lines=lines, view=read.view(table, viewer), screen=screen,
                            action_id=secrets.token_urlsafe(12), table=table)
 
 
 @bp.get("/undo")
 def undo_confirm(code: str):
     """Says exactly what an undo would take back, with the button that does it."""
-    table = tables.find_table(code)
+    table = read.find(code)
     screen = request.args.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     steps = request.args.get("steps", "1")
-    undoable = tables.undoable(table, viewer)
+    undoable = moves.undoable(table, viewer)
     if not steps.isdigit() or not 1 <= int(steps) <= len(undoable):
         return render_template("_error.html", error=CompanionError(
             "illegal", "There is nothing to undo there.")), 422
-    names = tables.names_of(table)
-    lines = [tables.fill_names(tables.summary(e.notes, viewer), names, html=True)
+    names = read.names_of(table)
+    lines = [read.fill_names(read.summary(e.notes, viewer), names, html=True)
              for e in undoable[:int(steps)]]
     return render_template("table/_undo_confirm.html", table=table, screen=screen,
                            steps=int(steps), lines=lines)
@@ -239,33 +246,33 @@ def undo_confirm(code: str):
 
 @bp.post("/undo")
 def undo(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     screen = request.form.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     steps = request.form.get("steps", "1")
     try:
-        tables.undo(table, viewer, int(steps) if steps.isdigit() else steps)
+        after = moves.undo(table, viewer, int(steps) if steps.isdigit() else steps)
     except CompanionError as error:
-        return render_panel(table, viewer, screen, error, error.status)
-    return after_change(table, viewer, screen)
+        return refused(table, viewer, screen, error)
+    return after_change(after, viewer, screen)
 
 
 @bp.get("/history")
 def history(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     screen = request.args.get("screen", "phone")
     viewer = screen_viewer(table, screen)
-    undoable = tables.undoable(table, viewer)
+    undoable = moves.undoable(table, viewer)
     return render_template("table/history.html", table=table, screen=screen,
-                           view=tables.view(table, viewer),
-                           lines=list(reversed(tables.log(table, viewer, html=True))),
+                           view=read.view(table, viewer),
+                           lines=list(reversed(read.log(table, viewer, html=True))),
                            undoable={event.seq: index + 1 for index, event in enumerate(undoable)})
 
 
 @bp.get("/as/<int:player_id>")
 def local_player(code: str, player_id: int):
     """The host device showing one phoneless player's screen, behind a privacy cover."""
-    table = tables.find_table(code)
+    table = read.find(code)
     screen = f"as-{player_id}"
     viewer = screen_viewer(table, screen)
     context = panel_context(table, viewer, screen)
@@ -275,7 +282,7 @@ def local_player(code: str, player_id: int):
 
 @bp.get("/record.json")
 def record(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     viewer = cookie_viewer(table, request, host=True) or cookie_viewer(table, request)
     if viewer is None:
         raise forbidden("Only the players and the host can download the game's record.")
@@ -287,20 +294,20 @@ def record(code: str):
 
 @bp.post("/again")
 def play_again(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     viewer = screen_viewer(table, "host")
-    again, token = tables.play_again(table, viewer)
-    response = redirect(url_for("screens.host", code=again.code), code=303)
-    return set_cookie(response, host_cookie(again.code), token)
+    again, token = seating.play_again(table, viewer)
+    response = redirect(url_for("screens.host", code=again), code=303)
+    return set_cookie(response, host_cookie(again), token)
 
 
 @bp.post("/follow")
 def follow(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     viewer = screen_viewer(table, "phone")
-    again, token = tables.follow(table, viewer)
-    response = redirect(url_for("screens.phone", code=again.code), code=303)
-    return set_cookie(response, player_cookie(again.code), token)
+    again, token = seating.follow(table, viewer)
+    response = redirect(url_for("screens.phone", code=again), code=303)
+    return set_cookie(response, player_cookie(again), token)
 
 
 @bp.post("/players/local")
@@ -308,22 +315,24 @@ def add_local_player(code: str):
     return host_change(code, lambda t, v: _seat_local(t, v, request.form.get("name", "")))
 
 
-def _seat_local(table: Table, viewer: Viewer, name: str) -> None:
+def _seat_local(table: Snapshot, viewer: Viewer, name: str) -> Snapshot:
     if not viewer.is_host:
         raise forbidden("Only the host can add a player without a phone.")
-    tables.join(table, name, local=True)
+    seating.join(table, name, local=True)
+    return read.latest(table)
 
 
 # -- the host's lobby controls -----------------------------------------------------
 
 def host_change(code: str, change) -> Any:
-    table = tables.find_table(code)
+    """Make `change(table, viewer)`, which gives the table after it, from the host screen."""
+    table = read.find(code)
     viewer = screen_viewer(table, "host")
     try:
-        change(table, viewer)
+        after = change(table, viewer)
     except CompanionError as error:
-        return render_panel(table, viewer, "host", error, error.status)
-    return after_change(table, viewer, "host")
+        return refused(table, viewer, "host", error)
+    return after_change(after, viewer, "host")
 
 
 def player_id_from_form() -> int:
@@ -336,37 +345,37 @@ def player_id_from_form() -> int:
 @bp.post("/seats/move")
 def move_seat(code: str):
     step = -1 if request.form.get("direction") == "up" else 1
-    return host_change(code, lambda t, v: tables.move_seat(t, v, player_id_from_form(), step))
+    return host_change(code, lambda t, v: seating.move_seat(t, v, player_id_from_form(), step))
 
 
 @bp.post("/players/remove")
 def remove_player(code: str):
-    return host_change(code, lambda t, v: tables.remove_player(t, v, player_id_from_form()))
+    return host_change(code, lambda t, v: seating.remove_player(t, v, player_id_from_form()))
 
 
 @bp.post("/first")
 def choose_first(code: str):
-    return host_change(code, lambda t, v: tables.choose_first(t, v, player_id_from_form()))
+    return host_change(code, lambda t, v: seating.choose_first(t, v, player_id_from_form()))
 
 
 @bp.post("/start")
 def start(code: str):
-    return host_change(code, lambda t, v: tables.start(t, v))
+    return host_change(code, moves.start)
 
 
 @bp.post("/rejoin")
 def rejoin(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     viewer = screen_viewer(table, "host")
     player_id = player_id_from_form()
-    token = tables.rejoin(table, viewer, player_id)
+    token = seating.rejoin(table, viewer, player_id)
     url = links.rejoin_url(table.code, token)
-    player = next(p for p in table.players if p.id == player_id)
+    player = table.seat(player_id)
     return render_template("table/rejoin_qr.html", table=table, player=player,
                            qr=links.qr_svg(url))
 
 
 @bp.get("/qr.svg")
 def join_qr(code: str):
-    table = tables.find_table(code)
+    table = read.find(code)
     return Response(links.qr_svg(links.join_url(table.code)), mimetype="image/svg+xml")

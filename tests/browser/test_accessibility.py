@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from companion import tables
 from companion.extensions import db
 from companion.games import GAMES
+from companion.table import read
 from tests.conftest import ROOT, Api, LiveServer, Seated, make_app
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -53,9 +53,9 @@ def bot_moves(app, table: Seated, moves: int | None, seed: int = 1, until=None) 
     made = 0
     while moves is None or made < moves:
         with app.app_context():
-            stored = tables.find_table(table.code)
+            stored = read.find(table.code)
             engine = GAMES[stored.game]
-            state = copy.deepcopy(tables.current_state(stored))
+            state = copy.deepcopy(stored.state)
             db.session.remove()
         if until is not None and until(state):
             return

@@ -27,11 +27,12 @@ from typing import Any
 
 import requests
 
-from companion import tables
+from companion import snapshots
 from companion.auth import host_cookie, player_cookie
 from companion.extensions import db
 from companion.games import GAMES, Game
 from companion.models import Event
+from companion.table import moves, read
 from tests.conftest import Api, Seated
 
 # -- the counts printed at the end -------------------------------------------------------
@@ -155,10 +156,9 @@ class Referee:
 
     def read(self, events: bool = False) -> Snapshot:
         with self.app.app_context():
-            table = tables.find_table(self.code)
-            state = tables.current_state(table)
+            table = read.find(self.code)
             snapshot = Snapshot(table.status, table.version, table.moves, table.seed,
-                                copy.deepcopy(state))
+                                copy.deepcopy(table.state))
             if events:
                 last = self.events[-1]["seq"] if self.events else 0
                 self.events += [
@@ -175,12 +175,11 @@ class Referee:
     def replayed(self) -> tuple[dict | None, dict | None]:
         """(stored state, a fresh replay of the log's actions in effect)."""
         with self.app.app_context():
-            table = tables.find_table(self.code)
-            db.session.refresh(table)
+            table = snapshots.load(read.find(self.code).id)  # as stored, not as cached
             if table.status == "lobby":
                 return None, None
             stored = copy.deepcopy(table.state)
-            fresh = tables.replay_table(table, tables.effective_events(table))
+            fresh = moves.replay_table(table, read.effective_events(table))
             db.session.remove()
             return stored, fresh
 

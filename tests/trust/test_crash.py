@@ -14,10 +14,11 @@ import time
 
 import requests
 
-from companion import tables
+from companion import snapshots
 from companion.extensions import db
 from companion.games import GAMES
-from companion.models import Event
+from companion.models import Event, Table
+from companion.table import moves, read
 from tests.trust.support import (ALL_GAMES, COUNTS, Referee, big_seed, choose_move,
                                  new_action_id, new_table)
 from tests.web.test_live import ServerProcess
@@ -143,7 +144,8 @@ def check_after_kill(app, bots: list[Bot], everything: bool = False
             bot.dirty -= codes
             for code in codes:
                 acknowledged = bot.acknowledged.get(code, {})
-                table = tables.find_table(code)
+                table = db.session.execute(
+                    db.select(Table).where(Table.code == code)).scalar_one()
                 db.session.refresh(table)
                 events = db.session.execute(db.select(Event).where(
                     Event.table_id == table.id).order_by(Event.seq)).scalars().all()
@@ -156,9 +158,10 @@ def check_after_kill(app, bots: list[Bot], everything: bool = False
                 # Joins and the start, then one version per event: nothing half-applied.
                 assert table.version == len(table.players) + 1 + len(events), code
                 assert events == [] or events[-1].version == table.version
-                effective = tables.effective_events(table)
+                loaded = snapshots.load(table.id)
+                effective = read.effective_events(loaded)
                 assert table.moves == len(effective)
-                fresh = tables.replay_table(table, effective)
+                fresh = moves.replay_table(loaded, effective)
                 assert table.state == fresh, f"{code}: the state is not a replay of the log"
                 finished = bot.engine.result(fresh) is not None
                 assert (table.status == "finished") == finished

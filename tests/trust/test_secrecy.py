@@ -48,7 +48,7 @@ from typing import Any
 
 import pytest
 
-from companion import tables
+from companion.table import read
 from companion.games import GAMES
 from tests.trust.support import (ALL_GAMES, COUNTS, Client, Referee, Stream, big_seed,
                                  choose_move, clients_of, form_fields, inert, new_action_id,
@@ -222,7 +222,7 @@ class Guard:
             mine = note["private"].get(str(viewer)) if viewer is not None else None
             for owner, text in note["private"].items():
                 if int(owner) != viewer and text not in (note["text"], mine):
-                    found.append((int(owner), tables.fill_names(text, self.names)))
+                    found.append((int(owner), read.fill_names(text, self.names)))
         return found
 
     def _log_lines(self, body: Any, viewer: int | None, where: str) -> None:

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from companion import live, tables
+from companion import live, snapshots
 from companion.extensions import db
 from companion.models import Table
+from companion.table import moves, read
 from tests.conftest import ROOT, Api, free_port
 
 
@@ -199,7 +200,8 @@ def test_a_new_app_on_the_same_database_continues_every_table(app, database_url,
     assert table.act(table.tokens["Ann"], type="draw", source="deck")[0] == 200
     with again.app_context():
         stored = db.session.execute(db.select(Table).where(Table.code == table.code)).scalar_one()
-        assert tables.replay_table(stored, tables.effective_events(stored)) == stored.state
+        loaded = snapshots.load(stored.id)
+        assert moves.replay_table(loaded, read.effective_events(loaded)) == stored.state
 
 
 # -- real server processes ----------------------------------------------------------

@@ -4,7 +4,8 @@ process that made a move, or brought up to date from an older one after moves ma
 elsewhere."""
 from __future__ import annotations
 
-from companion import snapshots, tables
+from companion import snapshots
+from companion.table import read
 from companion.extensions import db
 
 
@@ -19,7 +20,7 @@ def a_game(app, api, moves: int):
     """A Go Big table `moves` moves in, its id, and its snapshot then."""
     table = api.table()
     with app.app_context():
-        table_id = tables.find(table.code).id
+        table_id = read.find(table.code).id
     table.play_go_big(moves)
     return table, table_id, whole(app, table_id)
 
@@ -28,7 +29,7 @@ def test_snapshots_built_from_moves_equal_those_loaded_whole(app, api):
     table, table_id, older = a_game(app, api, 3)
     table.play_go_big(12)  # past the log lines and actions a snapshot keeps
     with app.app_context():
-        made_here = tables.find(table.code)  # the snapshot the moves left in memory
+        made_here = read.find(table.code)  # the snapshot the moves left in memory
         caught_up = snapshots.load(table_id, older)  # only the moves since `older` read
     loaded = whole(app, table_id)
     assert loaded.version == older.version + 12

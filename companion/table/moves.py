@@ -1,0 +1,298 @@
+"""Starting a game, and its moves: act, preview and undo.
+
+A move is applied to the table's snapshot at its current version and written as the next
+version; the process that made it builds the next snapshot in memory, and the move
+answers with it, so whoever asked renders the table after the move without reading it
+again.
+"""
+from __future__ import annotations
+
+import copy
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from .. import snapshots
+from ..auth import Viewer
+from ..errors import CompanionError, bad_request, conflict, forbidden, illegal
+from ..extensions import db
+from ..games import GAMES, Game
+from ..games.engine import IllegalAction
+from ..games.replay import action_rng, replay, setup_rng
+from ..models import Event, Table, utcnow
+from ..snapshots import UNDO_TAIL, Entry, Snapshot
+from .checks import read_envelope, validation_message
+from .read import (effective_events, fill_names, latest, names_of, seat_order, seated,
+                   summary, view)
+from .seating import player_at, require_host, require_lobby
+from .write import WRITE_RETRIES, busy, change, claim, done, writing
+
+SEED_MAX = 2**63 - 1
+UNDO_AT_ONCE = UNDO_TAIL
+
+
+def refused(exc: IllegalAction) -> CompanionError:
+    return CompanionError(exc.code, exc.message)
+
+
+def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
+          seed: Any = None) -> Snapshot:
+    require_host(viewer)
+    engine = GAMES[table.game]
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or not 0 <= seed <= SEED_MAX):
+        raise bad_request(f"The seed is a whole number from 0 to {SEED_MAX}.")
+    if first_player is not None and (not isinstance(first_player, int)
+                                     or isinstance(first_player, bool)):
+        raise bad_request("first_player is a player id.")
+    seed = secrets.randbelow(SEED_MAX) if seed is None else seed
+
+    def begin(row: Table) -> dict:
+        require_lobby(row)
+        count = len(row.players)
+        if not engine.min_players <= count <= engine.max_players:
+            raise conflict(f"{engine.title} needs {engine.min_players} to "
+                           f"{engine.max_players} players; {count} joined.")
+        first = first_player if first_player is not None else row.first_player
+        if first is not None:
+            player_at(row, first)
+        try:
+            options = engine.options_for(row.options, count)
+        except ValidationError as exc:
+            raise bad_request(validation_message(exc)) from None
+        order = seat_order([p.id for p in row.players], first)
+        try:
+            state = engine.setup(order, options, setup_rng(seed))
+        except IllegalAction as exc:
+            raise refused(exc) from None
+        return {"status": "playing", "seed": seed, "first_player": order[0],
+                "options": options.model_dump(mode="json"), "state": state, "moves": 0}
+
+    return change(table, begin)
+
+
+def replay_table(table: Snapshot, events: list[Event],
+                 after_each: Callable[[dict], None] | None = None) -> dict:
+    """The state from setup through `events` (the log's actions in effect); `after_each`
+    sees the state after setup and after each of them."""
+    return replay(GAMES[table.game],
+                  seat_order([p.id for p in table.players], table.first_player),
+                  table.options, table.seed, [(event.actor, event.action) for event in events],
+                  after_each)
+
+
+# -- acting -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Move:
+    """An action written to the log: its version and log line, and the table after it."""
+
+    version: int
+    seq: int
+    notes: list[dict]
+    table: Snapshot
+
+
+def answer(move: Move, viewer: Viewer) -> dict:
+    """The contract's answer to an action: its log line and the table after it."""
+    line = fill_names(summary(move.notes, viewer), names_of(move.table))
+    return {"version": move.version, "events": [{"seq": move.seq, "summary": line}],
+            "table": view(move.table, viewer)}
+
+
+def stale(table: Snapshot, viewer: Viewer) -> CompanionError:
+    return CompanionError("stale", "The table changed before your move arrived: "
+                          "have a look and try again.", table=view(table, viewer))
+
+
+def parse_action(engine: Game, fields: dict):
+    if not isinstance(fields.get("type"), str):
+        raise bad_request('An action needs a "type".')
+    try:
+        return engine.parse_action(fields)
+    except ValidationError as exc:
+        raise bad_request(validation_message(exc)) from None
+
+
+def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,
+           as_player: int | None) -> int | None:
+    """The player the action is made for (None: the host as host)."""
+    if action_type in engine.host_actions:
+        if not viewer.is_host:
+            raise forbidden("Only the host can do that.")
+        return None
+    if viewer.is_host:
+        if as_player is None:
+            raise forbidden('The host acts for a player by naming them with "as".')
+        player = seated(table, as_player)
+        if action_type in engine.secret_actions and not player.local:
+            raise forbidden("Only that player can make this secret choice, on their own phone.")
+        return as_player
+    if viewer.player_id is None:
+        raise CompanionError("unauthorized", "Join the table to play.")
+    if as_player is not None and as_player != viewer.player_id:
+        raise forbidden("You can only act for yourself.")
+    return viewer.player_id
+
+
+def _earlier(table: Snapshot, viewer: Viewer, action_id: str) -> Move | None:
+    """The action this viewer already sent with this id, answered with the table now."""
+    found = db.session.execute(db.select(Event.version, Event.seq, Event.notes).where(
+        Event.table_id == table.id, Event.actor_key == viewer.actor_key,
+        Event.action_id == action_id)).first()
+    return Move(found.version, found.seq, found.notes, table) if found else None
+
+
+def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
+    """Apply one action for this viewer."""
+    engine = GAMES[table.game]
+    envelope, fields = read_envelope(data)
+    action = parse_action(engine, fields)
+    actor = _actor(table, viewer, engine, action.type, envelope.as_)
+    for _ in range(WRITE_RETRIES):
+        with writing():
+            before = latest(table)
+            # Looked up after the state: an action that made this state is found here.
+            if envelope.action_id:
+                earlier = _earlier(before, viewer, envelope.action_id)
+                if earlier is not None:
+                    return earlier
+            # A version that is not current is stale, whatever the table became since
+            # (even over): the caller gets the fresh view of the contract's 409.
+            if envelope.version is not None and envelope.version != before.version:
+                raise stale(before, viewer)
+            if before.status != "playing":
+                raise illegal("The game has not started yet."
+                              if before.status == "lobby" else "The game is over.")
+            move = _apply(before, viewer, actor, action, envelope.action_id)
+            if move is not None:
+                return move
+        db.session.rollback()
+        if envelope.version is not None and not envelope.action_id:
+            raise stale(latest(table), viewer)
+    raise busy()
+
+
+def _apply(before: Snapshot, viewer: Viewer, actor: int | None, action,
+           action_id: str | None) -> Move | None:
+    """Apply the action to the state of `before` and write it as the next version; None
+    when another writer got there first."""
+    engine = GAMES[before.game]
+    state = copy.deepcopy(before.state)
+    try:
+        notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))
+    except IllegalAction as exc:
+        raise refused(exc) from None
+    finished = engine.result(state) is not None
+    status = "finished" if finished else "playing"
+    finished_at = utcnow() if finished else None
+    new_version = claim(before.id, before.code, before.version, state=state,
+                        moves=before.moves + 1, status=status, finished_at=finished_at)
+    if new_version is None:
+        return None
+    entry = Entry(seq=before.last_seq + 1, kind="action", actor=actor,
+                  notes=[n.to_json() for n in notes], at=utcnow())
+    reveal = any(n.reveal for n in notes)
+    db.session.execute(Event.__table__.insert().values(
+        table_id=before.id, seq=entry.seq, kind="action", actor=actor,
+        actor_key=viewer.actor_key, action=action.model_dump(mode="json"), notes=entry.notes,
+        reveal=reveal, undoes=None, action_id=action_id, version=new_version, at=entry.at))
+    db.session.commit()
+    after = before.after_action(new_version, state, status, finished_at, entry, reveal)
+    done(before.code, new_version, after)
+    return Move(new_version, entry.seq, entry.notes, after)
+
+
+def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
+    """The log lines an action would make, without making it (nothing is stored)."""
+    engine = GAMES[table.game]
+    envelope, fields = read_envelope(data)
+    action = parse_action(engine, fields)
+    actor = _actor(table, viewer, engine, action.type, envelope.as_)
+    if table.status != "playing":
+        raise illegal("The game is not being played right now.")
+    state = copy.deepcopy(table.state)
+    try:
+        notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
+    except IllegalAction as exc:
+        raise refused(exc) from None
+    names = names_of(table)
+    sentence = engine.preview(table.state, actor, action)
+    if sentence is not None:
+        return [fill_names(sentence, names, html=True)]
+    return [fill_names(n.for_viewer(viewer.player_id), names, html=True) for n in notes
+            if not n.reveal]
+
+
+# -- undoing ------------------------------------------------------------------------
+
+def _may_undo(status: str, in_effect: list, viewer: Viewer) -> list:
+    """Of the actions in effect (oldest first), those this viewer could undo, newest
+    first: the host up to UNDO_AT_ONCE back to the last reveal, a player only their own
+    last action."""
+    if status != "playing" or not (viewer.is_host or viewer.player_id):
+        return []
+    found = []
+    for event in reversed(in_effect[-(UNDO_AT_ONCE if viewer.is_host else 1):]):
+        if event.reveal:
+            break
+        found.append(event)
+    if not viewer.is_host and found and found[0].actor != viewer.player_id:
+        return []
+    return found
+
+
+def undoable(table: Snapshot, viewer: Viewer) -> list[Event]:
+    """The log's actions this viewer could undo, newest first."""
+    if table.status != "playing":
+        return []
+    return _may_undo(table.status, effective_events(
+        table, UNDO_AT_ONCE if viewer.is_host else 1), viewer)
+
+
+def can_undo(table: Snapshot, viewer: Viewer) -> bool:
+    return bool(_may_undo(table.status, list(table.in_effect), viewer))
+
+
+def undo(table: Snapshot, viewer: Viewer, steps: Any = 1) -> Snapshot:
+    """Take back the last `steps` actions in effect: the host any number back to the
+    last reveal, a player only their own last action; the table after it."""
+    if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 10_000:
+        raise bad_request("steps is a whole number from 1.")
+    if steps > 1 and not viewer.is_host:
+        raise forbidden("Only the host can undo several moves at once.")
+    for _ in range(WRITE_RETRIES):
+        with writing():
+            before = latest(table)
+            if before.status == "lobby":
+                raise conflict("The game has not started yet.")
+            effective = effective_events(before)
+            if not effective:
+                raise illegal("There is nothing to undo.")
+            last = effective[-1]
+            if not viewer.is_host and (viewer.player_id is None or viewer.player_id != last.actor):
+                raise forbidden("Only the host or the player who made the last move can undo it.")
+            if steps > len(effective):
+                raise illegal(f"There are only {len(effective)} moves to undo.")
+            taken = effective[len(effective) - steps:]
+            if any(event.reveal for event in taken):
+                raise illegal("That would take back a move that revealed something secret, "
+                              "and undo never goes back past a reveal.")
+            state = replay_table(before, effective[:-steps])
+            new_version = claim(before.id, before.code, before.version, state=state,
+                                moves=before.moves - steps, status="playing",
+                                finished_at=None)
+            if new_version is not None:
+                for offset, event in enumerate(reversed(taken), start=1):
+                    db.session.add(Event(table_id=before.id, seq=before.last_seq + offset, kind="undo",
+                                         actor=viewer.player_id, actor_key=viewer.actor_key,
+                                         action=None, notes=[], undoes=event.seq,
+                                         version=new_version))
+                db.session.commit()
+                done(before.code, new_version)
+                return snapshots.at_least(before.id, new_version)
+        db.session.rollback()
+    raise busy()

@@ -1,0 +1,158 @@
+"""Finding a table and reading it as one viewer may: its view (the API's, which the
+screens render) and its log. Every read takes the table's Snapshot."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from .. import snapshots
+from ..auth import Viewer
+from ..errors import not_found
+from ..extensions import db
+from ..games import GAMES
+from ..games.engine import Note
+from ..models import Event, Table
+from ..snapshots import Seat, Snapshot
+
+CODE_LENGTH = 4
+
+
+def normalise_code(code: str) -> str:
+    return (code or "").strip().upper()
+
+
+def find(code: str) -> Snapshot:
+    """The table at its current version: one small query, the rest from this process's
+    memory when it knows that version."""
+    code = normalise_code(code)
+    if not re.fullmatch(f"[A-Z]{{{CODE_LENGTH}}}", code):
+        raise not_found()
+    row = db.session.execute(db.select(Table.id, Table.version)
+                             .where(Table.code == code)).first()
+    if row is None:
+        raise not_found()
+    return snapshots.at_least(row.id, row.version)
+
+
+def latest(table: Snapshot) -> Snapshot:
+    """The table at its current version, which another writer may have moved on."""
+    version = db.session.execute(
+        db.select(Table.version).where(Table.id == table.id)).scalar_one()
+    return snapshots.at_least(table.id, version)
+
+
+NO_SUCH_PLAYER = "There is no such player at this table."
+
+
+def seated(table: Snapshot, player_id: Any) -> Seat:
+    """The player of this id at the table (404 when there is none)."""
+    seat = table.seat(player_id) if isinstance(player_id, int) else None
+    if seat is None:
+        raise not_found(NO_SUCH_PLAYER)
+    return seat
+
+
+def names_of(table: Snapshot) -> dict[int, str]:
+    return {p.id: p.name for p in table.players}
+
+
+NAME_PLACEHOLDER = re.compile(r"\{name:(\d+)\}")
+
+
+def fill_names(text: str, names: dict[int, str], html: bool = False) -> str:
+    """Put player names into an engine's `{name:ID}` placeholders (escaped for HTML)."""
+    def name(match: re.Match) -> str:
+        found = names.get(int(match.group(1)), "someone")
+        return str(escape(found)) if html else found
+    if html:
+        return Markup(NAME_PLACEHOLDER.sub(name, str(escape(text))))
+    return NAME_PLACEHOLDER.sub(name, text)
+
+
+def fill_names_deep(value: Any, names: dict[int, str]) -> Any:
+    if isinstance(value, str):
+        return fill_names(value, names) if "{name:" in value else value
+    if isinstance(value, list):
+        return [fill_names_deep(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: fill_names_deep(v, names) for k, v in value.items()}
+    return value
+
+
+def view(table: Snapshot, viewer: Viewer) -> dict:
+    """The table as this viewer may see it: the API's view, which the screens render."""
+    engine = GAMES[table.game]
+    names = names_of(table)
+    you = viewer.player_id
+    result = {
+        "code": table.code, "game": table.game, "title": engine.title,
+        "status": table.status, "version": table.version, "options": table.options,
+        "players": [p.public() for p in table.players], "you": you,
+        "host": viewer.is_host, "turn": None, "waiting_for": [], "state": None,
+        "private": None, "actions": [], "result": None,
+    }
+    state = table.state
+    if state is None:
+        return result
+    public, private = engine.view(state, you)
+    outcome = engine.result(state)
+    result.update(
+        turn=engine.turn(state),
+        waiting_for=engine.waiting_for(state),
+        state=fill_names_deep(public, names),
+        private=fill_names_deep(private, names) if you is not None else None,
+        actions=engine.actions(state, you) if (you is not None or viewer.is_host) else [],
+        result=fill_names_deep(outcome.to_json(), names) if outcome else None,
+    )
+    return result
+
+
+def seat_order(player_ids: list[int], first_player: int | None) -> list[int]:
+    """Player ids clockwise (from the seat order), starting with the one who goes first."""
+    start = player_ids.index(first_player) if first_player in player_ids else 0
+    return player_ids[start:] + player_ids[:start]
+
+
+def effective_events(table: Snapshot, newest: int | None = None) -> list[Event]:
+    """The actions in effect now, oldest first: every action no undo took back (an undo
+    always takes back the newest action in effect). With `newest`, only that many, the
+    newest."""
+    query = db.select(Event).where(Event.table_id == table.id, Event.kind == "action",
+                                   Event.seq.not_in(snapshots.taken_back(table.id)))
+    if newest is None:
+        return list(db.session.execute(query.order_by(Event.seq)).scalars())
+    found = db.session.execute(query.order_by(Event.seq.desc()).limit(newest)).scalars()
+    return list(reversed(found.all()))
+
+
+def summary(notes: list[dict], viewer: Viewer) -> str:
+    return " ".join(Note.from_json(n).for_viewer(viewer.player_id) for n in notes)
+
+
+def log(table: Snapshot, viewer: Viewer, limit: int | None = None,
+        html: bool = False) -> list[dict]:
+    """The log as this viewer may read it, oldest first (the last `limit` lines)."""
+    if limit and limit <= snapshots.LOG_TAIL:
+        found = table.recent[-limit:]
+    else:
+        query = db.select(Event).where(Event.table_id == table.id)
+        if limit:
+            events = list(reversed(db.session.execute(
+                query.order_by(Event.seq.desc()).limit(limit)).scalars().all()))
+        else:
+            events = db.session.execute(query.order_by(Event.seq)).scalars().all()
+        found = snapshots.entries(events, table.id)
+    names = names_of(table)
+    lines = []
+    for entry in found:
+        if entry.kind == "undo":
+            text = f"{{name:{entry.actor}}} undid: " if entry.actor else "The host undid: "
+            text += summary(entry.undone_notes, viewer)
+        else:
+            text = summary(entry.notes, viewer)
+        lines.append({"seq": entry.seq, "player": entry.actor,
+                      "summary": fill_names(text, names, html),
+                      "at": entry.at.isoformat() + "Z", "undone": entry.undone})
+    return lines
