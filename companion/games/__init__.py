@@ -7,7 +7,3 @@ from .nothing_beats_a_large import NothingBeatsALarge
 
 GAMES: dict[str, Game] = {
     game.id: game for game in (GoBig(), BigMoney(), BigTop(), NothingBeatsALarge())}
-
-
-def get_game(game_id: str) -> Game | None:
-    return GAMES.get(game_id)
