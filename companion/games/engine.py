@@ -8,8 +8,9 @@ only on their arguments (randomness only from the `rng` handed in).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any, ClassVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -146,6 +147,10 @@ class Game:
     # Public entries this server remembers across tables and offers again, as
     # {action type: field}: Big Money's asset cards, typed once per box.
     remembered: ClassVar[dict[str, str]] = {}
+    # Where a game kept outside the app (the test suite's own) keeps its screens: a folder
+    # with templates/table/<folder>/ and static/games/<folder>.css, searched after the
+    # app's own templates/ and static/. None for the games built in, whose files sit there.
+    files: ClassVar[Path | None] = None
 
     _adapter: ClassVar[TypeAdapter | None] = None
 

@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 from .. import live, records, snapshots, tables
 from ..auth import Viewer, cookie_viewer, host_cookie, player_cookie
 from ..errors import CompanionError, bad_request, forbidden, not_found
+from ..games import GAMES
 from ..models import Table
 from ..snapshots import Snapshot
 from . import links
@@ -26,7 +27,7 @@ ENVELOPE = {"csrf_token", "screen", "since"}
 
 
 def game_folder(table: Table) -> str:
-    return "table/" + table.game.replace("-", "_")
+    return "table/" + GAMES[table.game].folder
 
 
 LOCAL_SCREEN = re.compile(r"as-(\d{1,12})")
@@ -57,7 +58,7 @@ def panel_context(table: Table | Snapshot, viewer: Viewer, screen: str,
     names = {p["id"]: p["name"] for p in view["players"]}
     return {
         "table": table, "view": view, "screen": screen, "names": names,
-        "game": game_folder(table), "error": error,
+        "game": game_folder(table), "folder": GAMES[table.game].folder, "error": error,
         "log": list(reversed(tables.log(table, viewer, limit=LOG_LINES, html=True))),
         "can_undo": tables.can_undo(table, viewer),
         "action_id": secrets.token_urlsafe(12),
