@@ -6,11 +6,13 @@ import sqlite3
 from pathlib import Path
 
 from flask import Flask
+from jinja2 import FileSystemLoader
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 
 from . import config, live
 from .extensions import csrf, db, limiter, migrate
+from .games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,6 +31,7 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 def create_app(overrides: dict | None = None) -> Flask:
     app = Flask(__name__, instance_path=str(ROOT / "instance"),
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.jinja_loader = FileSystemLoader([str(root / "templates") for root in file_roots()])
     app.config.from_mapping(config.from_environment(app.instance_path))
     if overrides:
         app.config.update(overrides)
@@ -49,12 +52,18 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(screens.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
-    compress.register(app)
+    compress.register(app, [root / "static" for root in file_roots()])
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list
 
     _watch_other_processes(app)
     return app
+
+
+def file_roots() -> list[Path]:
+    """Where templates/ and static/ are searched: the app's own, then the folder of any
+    registered game that keeps its files outside the app (`Game.files`)."""
+    return [ROOT] + [game.files for game in GAMES.values() if game.files is not None]
 
 
 def name_list(player_ids: list[int], names: dict[int, str]) -> str:

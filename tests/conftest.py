@@ -16,8 +16,12 @@ from flask_migrate import upgrade
 from sqlalchemy import create_engine, text
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from companion import create_app
-from companion.extensions import db
+# The test-only game, registered as any game kept outside the app is (before the registry
+# is first imported; the servers the tests start inherit it).
+os.environ.setdefault("COMPANION_EXTRA_GAMES", "tests.games.guess_number:GuessNumber")
+
+from companion import create_app  # noqa: E402
+from companion.extensions import db  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

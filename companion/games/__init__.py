@@ -1,13 +1,42 @@
-"""The game registry: game id -> engine. Only games that are really built are listed."""
-from .engine import Game
+"""The game registry: game id -> engine, the one way to find a game. A game is one line in
+`BUILT_IN`.
+
+COMPANION_EXTRA_GAMES may name more engines, as "package.module:ClassName" separated by
+commas, registered after the built-in ones: the test suite registers its own test-only game
+this way, in its process and in the servers it starts. Such a game keeps its templates and
+CSS in its own package (see `Game.files`).
+"""
+from __future__ import annotations
+
+import importlib
+import os
+
 from .big_money import BigMoney
 from .big_top import BigTop
+from .engine import Game
 from .go_big import GoBig
 from .nothing_beats_a_large import NothingBeatsALarge
 
+BUILT_IN: tuple[type[Game], ...] = (
+    GoBig,
+    BigMoney,
+    BigTop,
+    NothingBeatsALarge,
+)
+
+
+def extra_games(names: str) -> list[type[Game]]:
+    """The engine classes named in a COMPANION_EXTRA_GAMES value."""
+    found = []
+    for name in filter(None, (part.strip() for part in names.split(","))):
+        module, _, class_name = name.partition(":")
+        found.append(getattr(importlib.import_module(module), class_name))
+    return found
+
+
 GAMES: dict[str, Game] = {
-    game.id: game for game in (GoBig(), BigMoney(), BigTop(), NothingBeatsALarge())}
+    game.id: game for game in (
+        engine() for engine in BUILT_IN + tuple(extra_games(
+            os.environ.get("COMPANION_EXTRA_GAMES", ""))))}
 
-
-def get_game(game_id: str) -> Game | None:
-    return GAMES.get(game_id)
+__all__ = ["GAMES", "Game"]

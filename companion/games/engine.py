@@ -8,10 +8,12 @@ only on their arguments (randomness only from the `rng` handed in).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Union
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 State = dict[str, Any]
 
@@ -114,6 +116,16 @@ def competition_places(scored: list[tuple[int, tuple]]) -> list[tuple[int, int]]
     return places
 
 
+def join_names(names: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+Move = Callable[..., list[Note]]
+
+
 class Game:
     """Base class of a game engine. Subclasses set the class attributes and implement
     the methods that raise NotImplementedError."""
@@ -123,8 +135,10 @@ class Game:
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     Options: ClassVar[type[StrictModel]]
-    # A discriminated union of action models on their "type" field.
-    Action: ClassVar[Any]
+    # The one table from an action model (each with a distinct literal "type") to the
+    # method that applies it: move(self, state, player, action, rng) -> log lines. A
+    # posted action is validated against exactly these models, then dispatched here.
+    moves: ClassVar[dict[type[StrictModel], Move]]
     # Action types that carry a player's secret: only that player's own token may post
     # them (never the host acting "as" the player).
     secret_actions: ClassVar[frozenset[str]] = frozenset()
@@ -133,13 +147,26 @@ class Game:
     # Public entries this server remembers across tables and offers again, as
     # {action type: field}: Big Money's asset cards, typed once per box.
     remembered: ClassVar[dict[str, str]] = {}
+    # Where a game kept outside the app (the test suite's own) keeps its screens: a folder
+    # with templates/table/<folder>/ and static/games/<folder>.css, searched after the
+    # app's own templates/ and static/. None for the games built in, whose files sit there.
+    files: ClassVar[Path | None] = None
 
     _adapter: ClassVar[TypeAdapter | None] = None
+
+    @property
+    def folder(self) -> str:
+        """Where the game's templates (templates/table/<folder>/) and its CSS
+        (static/games/<folder>.css) sit: the id with "_" for "-"."""
+        return self.id.replace("-", "_")
 
     @classmethod
     def action_adapter(cls) -> TypeAdapter:
         if cls.__dict__.get("_adapter") is None:
-            cls._adapter = TypeAdapter(cls.Action)
+            models = tuple(cls.moves)
+            action = (models[0] if len(models) == 1
+                      else Annotated[Union[models], Field(discriminator="type")])
+            cls._adapter = TypeAdapter(action)
         return cls._adapter
 
     def parse_action(self, data: dict) -> StrictModel:
@@ -164,7 +191,15 @@ class Game:
         return self.Options.model_validate(merged)
 
     def setup(self, players: list[int], options: StrictModel, rng: random.Random) -> State:
-        """The starting state; `players` are ids in seat order, the first to act first."""
+        """The starting state; `players` are ids in seat order, the first to act first.
+        Refuses a number of players the game is not for."""
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalAction(f"{self.title} is for {self.min_players} to "
+                                f"{self.max_players} players.")
+        return self.start(players, options, rng)
+
+    def start(self, players: list[int], options: StrictModel, rng: random.Random) -> State:
+        """The starting state for a number of players the game is for."""
         raise NotImplementedError
 
     def waiting_for(self, state: State) -> list[int]:
@@ -185,8 +220,13 @@ class Game:
               rng: random.Random) -> list[Note]:
         """Apply `action` by `player` to `state` IN PLACE (the platform hands in a
         private copy) and return the log lines; or raise IllegalAction and leave the
-        state as it was."""
-        raise NotImplementedError
+        state as it was. `check_actor` runs first, then the action's move."""
+        self.check_actor(state, player, action)
+        return self.moves[type(action)](self, state, player, action, rng)
+
+    def check_actor(self, state: State, player: int | None, action: StrictModel) -> None:
+        """Refuse (IllegalAction, NotYourTurn) what `player` may not post now whatever the
+        action, before its move checks the rest. Nothing by default."""
 
     def preview(self, state: State, player: int | None, action: StrictModel) -> str | None:
         """A sentence saying what a legal action would do, shown before it is confirmed;

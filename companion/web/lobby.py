@@ -55,7 +55,7 @@ def options_page(engine, status: int = 200, **context):
     saved = seating.saved_defaults(engine)
     return render_template("lobby/new.html", engine=engine, saved=saved, box=engine.box_data(),
                            fields=options_form.fields(engine, saved, context.pop("chosen", None)),
-                           folder=engine.id.replace("-", "_"), **context), status
+                           folder=engine.folder, **context), status
 
 
 @bp.get("/new/<game_id>")

@@ -27,7 +27,7 @@ ENVELOPE = {"csrf_token", "screen", "since"}
 
 
 def game_folder(table: Snapshot) -> str:
-    return "table/" + table.game.replace("-", "_")
+    return "table/" + GAMES[table.game].folder
 
 
 LOCAL_SCREEN = re.compile(r"as-(\d{1,12})")
@@ -57,7 +57,7 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
     names = {p["id"]: p["name"] for p in view["players"]}
     return {
         "table": table, "view": view, "screen": screen, "names": names,
-        "game": game_folder(table), "error": error,
+        "game": game_folder(table), "folder": GAMES[table.game].folder, "error": error,
         "log": list(reversed(read.log(table, viewer, limit=LOG_LINES, html=True))),
         "can_undo": moves.can_undo(table, viewer),
         "action_id": secrets.token_urlsafe(12),

@@ -135,12 +135,6 @@ def test_two_to_six_players(g):
         g.setup(list(range(1, n + 1)), g.Options(), random.Random(0))
 
 
-@pytest.mark.parametrize("count", [0, 1, 7])
-def test_setup_refuses_a_player_count_outside_two_to_six(g, count):
-    with pytest.raises(IllegalAction):
-        g.setup(list(range(1, count + 1)), g.Options(), random.Random(0))
-
-
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_setup_deals_six_each_and_two_to_the_market(g, n):
     players = [10 * i for i in range(1, n + 1)]
@@ -974,25 +968,3 @@ def test_random_game_ends_with_cards_accounted_and_a_consistent_result(seed):
     for w in result.winners:
         assert "{name:%d}" % w in result.explanation
     assert json.loads(json.dumps(result.to_json()))["winners"] == result.winners
-
-
-# -- determinism ---------------------------------------------------------------------------
-@pytest.mark.parametrize("seed", [0, 1, 7, 42, 299])
-def test_same_seed_and_actions_give_equal_states(seed):
-    game, state_a, log, initial_a = random_game(seed)
-    _, state_b, log_b, initial_b = random_game(seed)
-    assert initial_a == initial_b
-    assert log == log_b
-    assert state_a == state_b
-    # Replaying the log of actions on a fresh copy of the setup gives the same state too.
-    replay = json.loads(json.dumps(initial_a))
-    for player, data in log:
-        game.apply(replay, player, game.parse_action(data), random.Random(123))
-        replay = json.loads(json.dumps(replay))   # as stored by the platform
-    assert replay == state_a
-
-
-def test_setup_depends_only_on_its_arguments(g):
-    a = g.setup([1, 2, 3], g.Options(), random.Random(5))
-    b = g.setup([1, 2, 3], g.Options(), random.Random(5))
-    assert a == b

@@ -427,7 +427,6 @@ class Game:
                     self.guard.json(json.loads(data), client.player, f"{stream.label} event")
 
     def check_errors(self, mover: Client, action: dict, old_version: int) -> None:
-        snapshot = self.referee.read()
         probe = self.rng.choice([c for c in self.phones if c is not mover] or self.phones)
         # A move with a version that is no longer current: 409 and the fresh view.
         status, body = self.post(probe, action, old_version)
@@ -444,7 +443,9 @@ class Game:
         response = self.public.api("POST", "/undo")
         assert response.status_code == 401
         self.guard.json(response.json(), None, "the public's undo answer")
-        # A move of someone else's turn, by a player not awaited now.
+        # A move of someone else's turn, by a player not awaited now (read after a lone
+        # phone's undo and redo above, which moved the version on).
+        snapshot = self.referee.read()
         if snapshot.status != "playing":
             return
         waiting = self.engine.waiting_for(snapshot.state)

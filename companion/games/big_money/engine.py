@@ -11,7 +11,6 @@ each turn "industry" -> ("biz_news" while a card asks someone) -> "number_dice" 
 from __future__ import annotations
 
 import random
-from typing import Callable
 
 from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
                       competition_places)
@@ -23,7 +22,7 @@ from .bank import (collect, collected_text, is_over, pay, roller_seat, seat_of,
                    seats_from_roller)
 from .box import load_box, proposed_payout
 from .dice import best_category
-from .models import (BIZ_NEWS_FACE, CATEGORY_NAMES, INDUSTRIES, MARKET_SLOTS, Action, Adjust,
+from .models import (BIZ_NEWS_FACE, CATEGORY_NAMES, INDUSTRIES, MARKET_SLOTS, Adjust,
                      Buy, Choose, EndTurn, NumberDice, Options, Reveal, RollIndustry, Startup)
 
 ROLLER_STEPS = ("industry", "number_dice", "buy", "refill")
@@ -49,13 +48,10 @@ class BigMoney(Game):
     min_players = 2
     max_players = 5
     Options = Options
-    Action = Action
     host_actions = frozenset({"adjust"})
     remembered = {"reveal": "asset"}
 
-    def setup(self, players: list[int], options: Options, rng: random.Random) -> State:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction("Big Money is for 2 to 5 players.")
+    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
         deck = [index for index, card in enumerate(options.biz_news) for _ in range(card.count)]
         rng.shuffle(deck)
         return {
@@ -169,22 +165,16 @@ class BigMoney(Game):
 
     # -- changing it -----------------------------------------------------------------------
     def apply(self, state: State, player: int | None, action, rng: random.Random) -> list[Note]:
-        if is_over(state):
-            raise IllegalAction("The game is over: the Bank has paid its last bill.")
-        self._check_actor(state, player, action.type)
-        handlers: dict[str, Callable[..., list[Note]]] = {
-            "startup": self._startup, "reveal": self._reveal, "industry": self._industry,
-            "number_dice": self._number_dice, "buy": self._buy, "end_turn": self._end_turn,
-            "choose": self._choose, "adjust": self._adjust,
-        }
-        notes = handlers[action.type](state, player, action, rng)
+        notes = super().apply(state, player, action, rng)
         if is_over(state):
             notes.append(Note(f"The Bank is empty: {{name:{state['last_bill']}}} took the last "
                               "bill and the game is over."))
         return notes
 
-    def _check_actor(self, state: State, player: int | None, action_type: str) -> None:
-        if action_type in self.host_actions:
+    def check_actor(self, state: State, player: int | None, action) -> None:
+        if is_over(state):
+            raise IllegalAction("The game is over: the Bank has paid its last bill.")
+        if action.type in self.host_actions:
             if player is not HOST:
                 raise NotYourTurn("Only the host can adjust the Bank.")
             return
@@ -385,6 +375,10 @@ class BigMoney(Game):
             pay(state, seat, -action.amount, f"adjustment: {action.note}")
             parts.append(f"{{name:{seat['player']}}} pays the Bank {-action.amount}")
         return [Note(f"The host adjusts: {'; '.join(parts)} ({action.note}).")]
+
+    moves = {Startup: _startup, Reveal: _reveal, RollIndustry: _industry,
+             NumberDice: _number_dice, Buy: _buy, EndTurn: _end_turn, Choose: _choose,
+             Adjust: _adjust}
 
     # -- what a viewer sees ----------------------------------------------------------------
     def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:

@@ -225,6 +225,3 @@ class Adjust(StrictModel):
     note: str = Field(min_length=1, max_length=200)
     discard_asset: int | None = None
 
-
-Action = Annotated[Union[Startup, Reveal, RollIndustry, NumberDice, Buy, EndTurn, Choose,
-                         Adjust], Field(discriminator="type")]

@@ -1,4 +1,4 @@
-"""Go Big: the app tracks hand counts, displays, the deck, the market and secret banks.
+"""Go Big's rules: the app tracks hand counts, displays, the deck, the market and secret banks.
 
 Rulebook: go-big.txt; rulings: RULINGS.md (Go Big). The players hold the real cards; the
 app only counts them, so a play is a (value, count) the player reports.
@@ -6,35 +6,14 @@ app only counts them, so a play is a (value, count) the player reports.
 from __future__ import annotations
 
 import random
-from typing import Annotated, Literal, Union
 
-from pydantic import Field
+from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+                      competition_places, join_names)
+from .models import VALUES, Draw, Options, Play
 
-from .engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
-                     StrictModel, competition_places)
-
-VALUES = range(1, 8)
 HAND_SIZE = 6
 MARKET_SIZE = 2
 SET_NAMES = {2: ("pair", "pairs"), 3: ("trio", "trios")}
-
-
-class Options(StrictModel):
-    copies_per_value: int = Field(13, ge=4, le=20, title="Copies of each value",
-                                  description="13 in the box: 91 number cards, 1 to 7.")
-    open_banks: bool = Field(False, title="Open banks (house rule)",
-                             description="Everyone sees every bank total during the game.")
-
-
-class Play(StrictModel):
-    type: Literal["play"]
-    value: int = Field(ge=1, le=7)
-    count: int = Field(ge=1, le=3)
-
-
-class Draw(StrictModel):
-    type: Literal["draw"]
-    source: Literal["deck", "market"]
 
 
 def set_name(value: int, count: int, plural: bool = False) -> str:
@@ -44,23 +23,14 @@ def set_name(value: int, count: int, plural: bool = False) -> str:
     return f"{SET_NAMES[count][1 if plural else 0]} of {value}s"
 
 
-def join_names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 class GoBig(Game):
     id = "go-big"
     title = "Go Big"
     min_players = 2
     max_players = 6
     Options = Options
-    Action = Annotated[Union[Play, Draw], Field(discriminator="type")]
 
-    def setup(self, players: list[int], options: Options, rng: random.Random) -> State:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction(f"Go Big is for {self.min_players} to {self.max_players} players.")
+    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
         total = options.copies_per_value * len(VALUES)
         deck = total - HAND_SIZE * len(players) - MARKET_SIZE
         if deck < 0:
@@ -119,12 +89,9 @@ class GoBig(Game):
         return [{"type": "draw", "source": sources}]
 
     # -- changing it -------------------------------------------------------------
-    def apply(self, state: State, player: int | None, action, rng: random.Random) -> list[Note]:
+    def check_actor(self, state: State, player: int | None, action) -> None:
         if player is None or self.waiting_for(state) != [player]:
             raise NotYourTurn("It is not your turn.")
-        if isinstance(action, Play):
-            return self._play(state, player, action)
-        return self._draw(state, player, action)
 
     def beaten_by(self, state: State, player: int, value: int, count: int) -> list[dict]:
         """The other seats whose displays a set of `count` x `value` would beat."""
@@ -145,7 +112,7 @@ class GoBig(Game):
         value = beaten[0]["display"]["value"]
         return f"beats {owners} {set_name(value, action.count, len(beaten) > 1)}."
 
-    def _play(self, state: State, player: int, action: Play) -> list[Note]:
+    def _play(self, state: State, player: int, action: Play, rng: random.Random) -> list[Note]:
         if state["step"] != "play":
             raise IllegalAction("You have played already: now draw.")
         seat = self._seat(state, player)
@@ -178,7 +145,7 @@ class GoBig(Game):
             state["step"] = "draw"
         return notes
 
-    def _draw(self, state: State, player: int, action: Draw) -> list[Note]:
+    def _draw(self, state: State, player: int, action: Draw, rng: random.Random) -> list[Note]:
         if state["step"] != "draw":
             raise IllegalAction("Play a set before you draw.")
         if state[action.source] == 0:
@@ -194,6 +161,8 @@ class GoBig(Game):
         self._next_turn(state)
         return [Note(f"{{name:{player}}} drew {taken} card{'s' if taken != 1 else ''} "
                      f"from {where}.")]
+
+    moves = {Play: _play, Draw: _draw}
 
     def _next_turn(self, state: State) -> None:
         state["current"] = (state["current"] + 1) % len(state["seats"])

@@ -1,4 +1,4 @@
-"""Nothing Beats a Large: the app deals trios and goals, referees casts and keeps secrets.
+"""Nothing Beats a Large's rules: the app deals trios and goals, referees casts and keeps secrets.
 
 Rulebook: nothing-beats-a-large.txt; rulings: RULINGS.md (Nothing Beats a Large). The
 players hold the real pyramids; the app mirrors who holds which piece, so a steal is the
@@ -32,125 +32,10 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Annotated, Literal, Optional, Union
 
-from pydantic import Field, StringConstraints, field_validator
-
-from .engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
-                     StrictModel)
-
-COLORS = ("red", "yellow", "green", "blue", "black")
-SIZES = ("L", "M", "S")
-NOTHING = "N"  # the size of an empty hand in a cast
-SIZE_NAMES = {"L": "Large", "M": "Medium", "S": "Small", NOTHING: "Nothing"}
-BEATS = {"L": {"M", "S"}, "M": {"S", NOTHING}, "S": {NOTHING}, NOTHING: {"L"}}
-MAX_PLAYER_ID = 2 ** 53
-
-Color = Literal["red", "yellow", "green", "blue", "black"]
-Piece = Annotated[str, StringConstraints(pattern=rf"^({'|'.join(COLORS)})-[LMS]$",
-                                         max_length=8)]
-PlayerId = Annotated[int, Field(ge=0, le=MAX_PLAYER_ID)]
-
-
-class Options(StrictModel):
-    colors: list[Color] = Field(
-        default_factory=lambda: list(COLORS), min_length=3, max_length=5,
-        title="Colours in play",
-        description="One colour per player, at least 3: 3 colours for 2 or 3 players, "
-                    "4 for 4, all 5 for 5. Set the other pyramids aside.")
-    casting: Literal["phones", "by-hand"] = Field(
-        "phones", title="How to cast",
-        description="On the phones: each caster picks a piece (or nothing) in secret and "
-                    "both are revealed together. By hand: the casters reveal real pieces "
-                    "and one of them records both.")
-
-    @field_validator("colors")
-    @classmethod
-    def _distinct(cls, colors: list[str]) -> list[str]:
-        if len(set(colors)) != len(colors):
-            raise ValueError("each colour can be chosen only once")
-        return colors
-
-
-class Challenge(StrictModel):
-    type: Literal["challenge"]
-    opponent: PlayerId
-
-
-class Cast(StrictModel):
-    type: Literal["cast"]
-    piece: Optional[Piece]
-
-
-class RecordCast(StrictModel):
-    type: Literal["record_cast"]
-    pieces: dict[PlayerId, Optional[Piece]] = Field(min_length=2, max_length=2)
-
-
-class Steal(StrictModel):
-    type: Literal["steal"]
-    piece: Piece
-
-
-def size_of(piece: str | None) -> str:
-    return NOTHING if piece is None else piece.split("-")[1]
-
-
-def color_of(piece: str) -> str:
-    return piece.split("-")[0]
-
-
-def piece_label(piece: str | None) -> str:
-    """"Nothing", "the red Large"."""
-    if piece is None:
-        return "Nothing"
-    return f"the {color_of(piece)} {SIZE_NAMES[size_of(piece)]}"
-
-
-def sorted_pieces(pieces: list[str]) -> list[str]:
-    return sorted(pieces, key=lambda p: (COLORS.index(color_of(p)), SIZES.index(size_of(p))))
-
-
-def deal_trios(colors: list[str], rng: random.Random) -> list[list[str]]:
-    """One trio per colour: a Large, a Medium and a Small of three different colours,
-    every piece used once. Rejection sampling keeps every valid deal equally likely."""
-    while True:
-        by_size = [rng.sample(colors, len(colors)) for _ in SIZES]
-        trios = list(zip(*by_size))
-        if all(len(set(trio)) == len(SIZES) for trio in trios):
-            return [[f"{color}-{size}" for color, size in zip(trio, SIZES)]
-                    for trio in trios]
-
-
-def beats_phrase(winner: str, loser: str) -> str:
-    if winner == NOTHING:
-        return "Nothing beats a Large"  # the only thing Nothing beats
-    return f"{SIZE_NAMES[winner]} beats {SIZE_NAMES[loser]}"
-
-
-def cast_outcome(picks: dict[int, str | None],
-                 counts: dict[int, int]) -> tuple[int | None, str]:
-    """(winner or None for a recast, why) for a cast between the two keys of `picks`."""
-    first, second = picks
-    size_a, size_b = size_of(picks[first]), size_of(picks[second])
-    if size_a != size_b:
-        if size_b in BEATS[size_a]:
-            return first, beats_phrase(size_a, size_b)
-        return second, beats_phrase(size_b, size_a)
-    tie = f"Tie (both {SIZE_NAMES[size_a]})"
-    if counts[first] == counts[second]:
-        count = counts[first]
-        return None, f"{tie} and {count} piece{'s' if count != 1 else ''} each: cast again"
-    winner = min(picks, key=counts.get)
-    loser = second if winner == first else first
-    return winner, (f"{tie}: {{name:{winner}}} has fewer pieces "
-                    f"({counts[winner]} against {counts[loser]})")
-
-
-def remove_one(items: list, value) -> list:
-    rest = list(items)
-    rest.remove(value)
-    return rest
+from ..engine import Game, IllegalAction, Note, NotYourTurn, Result, Standing, State
+from .models import COLORS, SIZES, Cast, Challenge, Options, RecordCast, Steal
+from .pieces import cast_outcome, deal_trios, piece_label, remove_one, sorted_pieces
 
 
 class NothingBeatsALarge(Game):
@@ -159,7 +44,6 @@ class NothingBeatsALarge(Game):
     min_players = 2
     max_players = 5
     Options = Options
-    Action = Annotated[Union[Challenge, Cast, RecordCast, Steal], Field(discriminator="type")]
     secret_actions = frozenset({"cast"})
 
     def default_options(self, player_count: int | None = None) -> Options:
@@ -167,10 +51,8 @@ class NothingBeatsALarge(Game):
             return Options()
         return Options(colors=list(COLORS[:max(3, player_count)]))
 
-    def setup(self, players: list[int], options: Options, rng: random.Random) -> State:
+    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
         count = len(players)
-        if not self.min_players <= count <= self.max_players:
-            raise IllegalAction("Nothing Beats a Large is for 2 to 5 players.")
         needed = max(3, count)
         if len(options.colors) != needed:
             raise IllegalAction(f"With {count} players, play with {needed} colours (one per "
@@ -254,14 +136,12 @@ class NothingBeatsALarge(Game):
                             for p in state["cast"]["between"]}}]
 
     # -- changing it -------------------------------------------------------------
-    def apply(self, state: State, player: int | None, action, rng: random.Random) -> list[Note]:
+    def check_actor(self, state: State, player: int | None, action) -> None:
         if state["step"] == "over":
             raise IllegalAction("The game is over.")
-        handlers = {"challenge": self._challenge, "cast": self._cast,
-                    "record_cast": self._record_cast, "steal": self._steal}
-        return handlers[action.type](state, player, action)
 
-    def _challenge(self, state: State, player: int | None, action: Challenge) -> list[Note]:
+    def _challenge(self, state: State, player: int | None, action: Challenge,
+                   rng: random.Random) -> list[Note]:
         if state["step"] != "challenge":
             raise IllegalAction("No challenge can be made now.")
         if player != state["challenger"]:
@@ -278,7 +158,8 @@ class NothingBeatsALarge(Game):
         state["step"] = "cast"
         return [Note(f"{{name:{player}}} challenged {{name:{opponent}}}.")]
 
-    def _cast(self, state: State, player: int | None, action: Cast) -> list[Note]:
+    def _cast(self, state: State, player: int | None, action: Cast,
+              rng: random.Random) -> list[Note]:
         if state["step"] != "cast":
             raise IllegalAction("No one is casting now.")
         if state["casting"] != "phones":
@@ -300,7 +181,8 @@ class NothingBeatsALarge(Game):
             notes += self._resolve_cast(state, reveal=True)
         return notes
 
-    def _record_cast(self, state: State, player: int | None, action: RecordCast) -> list[Note]:
+    def _record_cast(self, state: State, player: int | None, action: RecordCast,
+                     rng: random.Random) -> list[Note]:
         if state["step"] != "cast":
             raise IllegalAction("No one is casting now.")
         if state["casting"] != "by-hand":
@@ -339,7 +221,8 @@ class NothingBeatsALarge(Game):
         state["steals"] = [{"thief": winner, "victim": loser, "reason": "won"}]
         return [Note(text, reveal=reveal)] + self._settle(state)
 
-    def _steal(self, state: State, player: int | None, action: Steal) -> list[Note]:
+    def _steal(self, state: State, player: int | None, action: Steal,
+               rng: random.Random) -> list[Note]:
         if state["step"] != "steal":
             raise IllegalAction("There is no piece to steal now.")
         thief, victim = state["steals"][0]["thief"], state["steals"][0]["victim"]
@@ -361,6 +244,8 @@ class NothingBeatsALarge(Game):
         if not victim_pieces:
             notes.append(self._queue_zero_steals(state, victim))
         return notes + self._settle(state)
+
+    moves = {Challenge: _challenge, Cast: _cast, RecordCast: _record_cast, Steal: _steal}
 
     def _queue_zero_steals(self, state: State, player: int) -> Note:
         victims = [p for p in self._clockwise(state, player)[1:] if self._pieces(state, p)]

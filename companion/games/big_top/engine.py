@@ -1,4 +1,4 @@
-"""Big Top (and its Fan Tan variant): the app keeps the hands, charts, piles, receipts and
+"""Big Top's rules (and its Fan Tan variant): the app keeps the hands, charts, piles, receipts and
 money; the players hold the real cards.
 
 Rulebook: big-top.txt; rulings: RULINGS.md (Big Top). Each deal runs in three steps:
@@ -21,202 +21,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Annotated, Literal, Union
 
-from pydantic import BeforeValidator, Field
-
-from .engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
-                     StrictModel, competition_places)
-from .go_big import join_names
-
-SUITS = ("clowns", "sideshow", "animals", "performers")
-SUIT_TITLES = {"clowns": "Clowns", "sideshow": "Sideshow", "animals": "Animals",
-               "performers": "Performers"}
-# As the rulebook names single cards: "the dark 1 Animal card", "the Performer poster".
-CARD_NOUNS = {"clowns": "Clown", "sideshow": "Sideshow", "animals": "Animal",
-              "performers": "Performer"}
-RANKS = ("P",) + tuple(f"L{n}" for n in range(1, 7)) + tuple(f"D{n}" for n in range(1, 7))
-DECK = tuple(f"{suit}-{rank}" for suit in SUITS for rank in RANKS)
-DECK_ORDER = {card: index for index, card in enumerate(DECK)}
-RECEIPT_VALUES = (10, 7, 5, 3)
-SPACES = ("3", "2", "1", "0")
-TRACK_SPACES = 20
-EARNINGS_SHOWN = 5  # the view's latest earning plays of the deal
-
-# Shaped like a card but checked against the deck in `apply`, so that an unknown card
-# gets a sentence rather than a validation error.
-Card = Annotated[str, Field(min_length=3, max_length=16, pattern=r"^[a-z]+-[A-Z0-9]+$")]
-def _whole_number(value):
-    """A form posts "10" where JSON posts 10; a Literal of ints does not convert it."""
-    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
-
-
-ReceiptValue = Annotated[Literal[10, 7, 5, 3], BeforeValidator(_whole_number)]
-
-
-class Options(StrictModel):
-    variant: Literal["big-top", "fan-tan"] = Field(
-        "big-top", title="Game",
-        description="Big Top, or Fan Tan from the designer's notes: no calling, no charts "
-                    "or receipts; a player who cannot play pays a peanut to the pot.")
-    deals_per_player: int = Field(
-        1, ge=1, le=4, title="Deals per player",
-        description="Each player deals this many times (the rulebook: once, twice with "
-                    "3 players). In Fan Tan this sets the number of hands when Hands is 0.")
-    peanuts: int = Field(
-        25, ge=1, le=100, title="Peanuts each (Fan Tan)",
-        description="The peanuts each player starts with in Fan Tan (25 in the designer's "
-                    "notes).")
-    hands: int = Field(
-        0, ge=0, le=50, title="Hands (Fan Tan)",
-        description="The number of hands to play in the Fan Tan variant; 0 means one "
-                    "round of deals (one per player) times Deals per player. Big Top "
-                    "ignores it.")
-
-
-class Hand(StrictModel):
-    type: Literal["hand"]
-    cards: list[Card] = Field(max_length=len(DECK))
-
-
-class ReceiptPlacement(StrictModel):
-    clowns: ReceiptValue
-    sideshow: ReceiptValue
-    animals: ReceiptValue
-    performers: ReceiptValue
-
-
-class Receipts(StrictModel):
-    type: Literal["receipts"]
-    receipts: ReceiptPlacement
-
-
-class PlayCalled(StrictModel):
-    type: Literal["play_called"]
-    card: Card
-
-
-class Play(StrictModel):
-    type: Literal["play"]
-    card: Card
-
-
-class Call(StrictModel):
-    type: Literal["call"]
-    card: Card
-
-
-class Pass(StrictModel):
-    type: Literal["pass"]
-
-
-# -- cards, piles and charts -------------------------------------------------------
-def card_parts(card: str) -> tuple[str, str, int]:
-    """("sideshow", "dark", 4) for "sideshow-D4"; a Poster is ("clowns", "poster", 0)."""
-    suit, rank = card.split("-")
-    if rank == "P":
-        return suit, "poster", 0
-    return suit, "light" if rank[0] == "L" else "dark", int(rank[1])
-
-
-def card_label(card: str) -> str:
-    """"dark 4 Sideshow", "light 1 Performer", "Clown Poster"."""
-    suit, shade, number = card_parts(card)
-    if shade == "poster":
-        return f"{CARD_NOUNS[suit]} Poster"
-    return f"{shade} {number} {CARD_NOUNS[suit]}"
-
-
-def deck_sorted(cards) -> list[str]:
-    return sorted(cards, key=DECK_ORDER.__getitem__)
-
-
-def new_piles() -> dict:
-    return {suit: {"poster": False, "light": 0, "dark": 0} for suit in SUITS}
-
-
-def is_playable(piles: dict, card: str) -> bool:
-    """The Poster opens its suit; then each shade climbs from 1 to 6 in its own pile."""
-    suit, shade, number = card_parts(card)
-    pile = piles[suit]
-    if shade == "poster":
-        return not pile["poster"]
-    return pile["poster"] and pile[shade] == number - 1
-
-
-def next_needed(piles: dict, card: str) -> str:
-    """What the card's pile waits for, in words."""
-    suit, shade, _ = card_parts(card)
-    pile = piles[suit]
-    if not pile["poster"]:
-        return f"the {CARD_NOUNS[suit]} Poster"
-    return f"the {shade} {pile[shade] + 1} {CARD_NOUNS[suit]}"
-
-
-def put_on_pile(piles: dict, card: str) -> None:
-    suit, shade, number = card_parts(card)
-    if shade == "poster":
-        piles[suit]["poster"] = True
-    else:
-        piles[suit][shade] = number
-
-
-def pile_cards(piles: dict) -> list[str]:
-    """The cards lying on the piles."""
-    cards = []
-    for suit, pile in piles.items():
-        if pile["poster"]:
-            cards.append(f"{suit}-P")
-        cards += [f"{suit}-L{n}" for n in range(1, pile["light"] + 1)]
-        cards += [f"{suit}-D{n}" for n in range(1, pile["dark"] + 1)]
-    return cards
-
-
-def empty_chart() -> dict:
-    return {space: None for space in SPACES}
-
-
-def shift_down(chart: dict) -> list[tuple[str, str]]:
-    """Slide each called card one space lower, lowest space first, each only into an
-    empty space (a card on $0 stays). Returns the (card, new space) moves."""
-    moves = []
-    for lower, upper in (("0", "1"), ("1", "2"), ("2", "3")):
-        if chart[lower] is None and chart[upper] is not None:
-            chart[lower], chart[upper] = chart[upper], None
-            moves.append((chart[lower], lower))
-    return moves
-
-
-def chart_cards(chart: dict) -> list[str]:
-    return [card for card in chart.values() if card is not None]
-
-
-def token_position(track: int) -> dict:
-    """Where the physical scoring token goes: 23 is the +$20 side up on space 3."""
-    if track == 0:
-        return {"space": None, "plus_20": False, "text": "beside the chart ($0)"}
-    if track <= TRACK_SPACES:
-        return {"space": track, "plus_20": False, "text": f"face down on {track}"}
-    space = min(track - TRACK_SPACES, TRACK_SPACES)
-    text = f"+$20 side up on {space}"
-    if track > 2 * TRACK_SPACES:
-        text += f" (and ${track - 2 * TRACK_SPACES} more to remember)"
-    return {"space": space, "plus_20": True, "text": text}
-
-
-def usual_hand_size(seat_index: int, dealer_index: int, players: int) -> int:
-    """Dealing one card at a time from the dealer's left, the first 52 % n players
-    dealt to get one card more."""
-    order = (seat_index - dealer_index - 1) % players
-    return len(DECK) // players + (1 if order < len(DECK) % players else 0)
-
-
-def dollars_from(sources: list[dict]) -> str:
-    """"{name:4}'s called dark 4 Sideshow" or, for several, each with its value."""
-    if len(sources) == 1:
-        return f"{{name:{sources[0]['player']}}}'s called {card_label(sources[0]['card'])}"
-    return join_names([f"{{name:{s['player']}}}'s called {card_label(s['card'])} "
-                       f"(${s['value']})" for s in sources])
+from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+                      competition_places, join_names)
+from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS,
+                    EARNINGS_SHOWN, card_label, card_parts, chart_cards, deck_sorted,
+                    dollars_from, empty_chart, is_playable, new_piles, next_needed,
+                    put_on_pile, shift_down, token_position, usual_hand_size)
+from .deals import pay_receipts, start_deal, take_pot
+from .models import Call, Hand, Options, Pass, Play, PlayCalled, Receipts
 
 
 class BigTop(Game):
@@ -225,16 +38,12 @@ class BigTop(Game):
     min_players = 3
     max_players = 6
     Options = Options
-    Action = Annotated[Union[Hand, Receipts, PlayCalled, Play, Call, Pass],
-                       Field(discriminator="type")]
     secret_actions = frozenset({"hand", "receipts"})
 
     def default_options(self, player_count: int | None = None) -> Options:
         return Options(deals_per_player=2 if player_count == 3 else 1)
 
-    def setup(self, players: list[int], options: Options, rng: random.Random) -> State:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction("Big Top is played by 3 to 6 players.")
+    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
         fan_tan = options.variant == "fan-tan"
         state = {
             "variant": options.variant,
@@ -254,7 +63,7 @@ class BigTop(Game):
         if fan_tan:
             state["pot"] = 0
             state["broke"] = None
-        self._start_deal(state)
+        start_deal(state)
         return state
 
     @staticmethod
@@ -343,25 +152,21 @@ class BigTop(Game):
         return [{"type": kind, "card": cards} for kind, cards in moves.items()]
 
     # -- changing it -----------------------------------------------------------------
-    def apply(self, state: State, player: int | None, action, rng: random.Random) -> list[Note]:
-        seat = self._seat(state, player)
-        if seat is None:
+    def check_actor(self, state: State, player: int | None, action) -> None:
+        if self._seat(state, player) is None:
             raise NotYourTurn("You are not playing at this table.")
         if state["step"] == "over":
             raise IllegalAction("The game is over.")
-        handlers = {Hand: self._enter_hand, Receipts: self._place_receipts,
-                    PlayCalled: self._play_called, Play: self._play, Call: self._call,
-                    Pass: self._pass}
-        return handlers[type(action)](state, seat, action)
 
     # hand entry
-    def _enter_hand(self, state: State, seat: dict, action: Hand) -> list[Note]:
+    def _enter_hand(self, state: State, player: int, action: Hand,
+                    rng: random.Random) -> list[Note]:
+        seat = self._seat(state, player)
         if state["step"] != "hands":
             raise IllegalAction("Hands are entered at the start of a deal; this deal is "
                                 "already under way.")
         cards = self._valid_entry(action.cards)
         seat["hand"] = cards
-        player = seat["player"]
         notes = [Note(f"{{name:{player}}} entered their hand.",
                       private={player: f"You entered your hand ({len(cards)} cards)."})]
         if all(s["hand"] is not None for s in state["seats"]):
@@ -404,7 +209,9 @@ class BigTop(Game):
                      "Place your gate receipts.")]
 
     # receipts
-    def _place_receipts(self, state: State, seat: dict, action: Receipts) -> list[Note]:
+    def _place_receipts(self, state: State, player: int, action: Receipts,
+                        rng: random.Random) -> list[Note]:
+        seat = self._seat(state, player)
         if self._fan_tan(state):
             raise IllegalAction("Fan Tan uses no gate receipts.")
         if state["step"] != "receipts":
@@ -415,7 +222,6 @@ class BigTop(Game):
             raise IllegalAction("Place each receipt ($10, $7, $5 and $3) exactly once, "
                                 "one per suit.")
         seat["receipts"] = placement
-        player = seat["player"]
         told = ", ".join(f"${placement[suit]} on {SUIT_TITLES[suit]}" for suit in SUITS)
         notes = [Note(f"{{name:{player}}} placed their gate receipts.",
                       private={player: f"You placed {told}."})]
@@ -443,7 +249,9 @@ class BigTop(Game):
         if card not in DECK_ORDER:
             raise IllegalAction(f"There is no card \"{card}\" in a Big Top deck.")
 
-    def _play_called(self, state: State, seat: dict, action: PlayCalled) -> list[Note]:
+    def _play_called(self, state: State, player: int, action: PlayCalled,
+                     rng: random.Random) -> list[Note]:
+        seat = self._seat(state, player)
         self._require_turn(state, seat)
         self._known_card(action.card)
         if action.card not in chart_cards(seat["chart"]):
@@ -459,7 +267,9 @@ class BigTop(Game):
                     f"{card_label(action.card)}.")
         return [note] + self._after_play(state, seat)
 
-    def _play(self, state: State, seat: dict, action: Play) -> list[Note]:
+    def _play(self, state: State, player: int, action: Play,
+              rng: random.Random) -> list[Note]:
+        seat = self._seat(state, player)
         self._require_turn(state, seat)
         self._known_card(action.card)
         self._require_no_called_play(state, seat)
@@ -472,7 +282,6 @@ class BigTop(Game):
         sources = self._earnings(state, seat, card)
         seat["hand"].remove(card)
         put_on_pile(state["piles"], card)
-        player = seat["player"]
         text = f"{{name:{player}}} played the {card_label(card)}"
         if sources:
             amount = sum(s["value"] for s in sources)
@@ -500,7 +309,9 @@ class BigTop(Game):
                                     "value": int(space)})
         return sources
 
-    def _call(self, state: State, seat: dict, action: Call) -> list[Note]:
+    def _call(self, state: State, player: int, action: Call,
+              rng: random.Random) -> list[Note]:
+        seat = self._seat(state, player)
         self._require_turn(state, seat)
         if self._fan_tan(state):
             raise IllegalAction("Calling is not allowed in Fan Tan.")
@@ -517,12 +328,13 @@ class BigTop(Game):
         return ([Note(f"{{name:{seat['player']}}} called the {card_label(card)} "
                       f"(on $3).")] + self._next_turn(state))
 
-    def _pass(self, state: State, seat: dict, action: Pass) -> list[Note]:
+    def _pass(self, state: State, player: int, action: Pass,
+              rng: random.Random) -> list[Note]:
+        seat = self._seat(state, player)
         self._require_turn(state, seat)
         if self.choices(state, seat):
             raise IllegalAction("You cannot pass: you can still play"
                                 + ("" if self._fan_tan(state) else " or call") + " a card.")
-        player = seat["player"]
         if not self._fan_tan(state):
             return [Note(f"{{name:{player}}} passed.")] + self._next_turn(state)
         seat["total"] -= 1
@@ -535,6 +347,9 @@ class BigTop(Game):
             state["current"] = None
             return [note, Note(f"{{name:{player}}} is out of peanuts: the game is over.")]
         return [note] + self._next_turn(state)
+
+    moves = {Hand: _enter_hand, Receipts: _place_receipts, PlayCalled: _play_called,
+             Play: _play, Call: _call, Pass: _pass}
 
     # turns and deals
     def _after_play(self, state: State, seat: dict) -> list[Note]:
@@ -562,19 +377,8 @@ class BigTop(Game):
         slid = ", ".join(f"{card_label(card)} to ${space}" for card, space in moves)
         return [Note(f"{{name:{seat['player']}}}'s called cards slide down: {slid}.")]
 
-    def _start_deal(self, state: State) -> None:
-        state["deal"] += 1
-        state["dealer_seat"] = (state["dealer_seat"] + 1) % len(state["seats"])
-        state["step"] = "hands"
-        state["current"] = None
-        state["piles"] = new_piles()
-        state["check"] = None
-        state["earnings"] = []
-        for seat in state["seats"]:
-            seat.update(hand=None, chart=empty_chart(), receipts=None, track=0)
-
     def _end_deal(self, state: State, winner: dict) -> list[Note]:
-        settle = self._take_pot if self._fan_tan(state) else self._pay_receipts
+        settle = take_pot if self._fan_tan(state) else pay_receipts
         note, details = settle(state, winner)
         state["deal_results"].append({
             "deal": state["deal"], "dealer": state["seats"][state["dealer_seat"]]["player"],
@@ -585,41 +389,11 @@ class BigTop(Game):
             state["current"] = None
             notes.append(Note("That was the last deal: the game is over."))
             return notes
-        self._start_deal(state)
+        start_deal(state)
         dealer = state["seats"][state["dealer_seat"]]["player"]
         notes.append(Note(f"Deal {state['deal']} of {state['deals']}: {{name:{dealer}}} "
                           f"deals. Everyone, enter your new hand."))
         return notes
-
-    @staticmethod
-    def _take_pot(state: State, winner: dict) -> tuple[Note, dict]:
-        pot = state["pot"]
-        winner["total"] += pot
-        state["pot"] = 0
-        return (Note(f"{{name:{winner['player']}}} played their last card and takes the "
-                     f"pot: {pot} peanut{'s' if pot != 1 else ''}."), {"pot": pot})
-
-    @staticmethod
-    def _pay_receipts(state: State, winner: dict) -> tuple[Note, dict]:
-        """Everyone earns the receipts of the suits they hold no card of (all $25 for
-        the player who went out) plus their track. This reveals those receipts."""
-        lines = []
-        scores = []
-        for seat in state["seats"]:
-            held = {card_parts(c)[0] for c in seat["hand"] + chart_cards(seat["chart"])}
-            completed = {suit: value for suit, value in seat["receipts"].items()
-                         if suit not in held}
-            receipts = sum(completed.values())
-            score = receipts + seat["track"]
-            seat["total"] += score
-            scores.append({"player": seat["player"], "went_out": seat is winner,
-                           "completed": completed, "receipts": receipts,
-                           "track": seat["track"], "score": score})
-            lines.append(f"{{name:{seat['player']}}} ${score} (${receipts} receipts + "
-                         f"${seat['track']} track)")
-        note = Note(f"{{name:{winner['player']}}} went out and ends deal {state['deal']}. "
-                    f"Scores: " + "; ".join(lines) + ".", reveal=True)
-        return note, {"seats": scores}
 
     # -- what a viewer sees ----------------------------------------------------------
     def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:

@@ -1,0 +1,127 @@
+"""Big Top's box: the 52-card deck, the piles, the charts and the scoring track."""
+from __future__ import annotations
+
+from ..engine import join_names
+
+SUITS = ("clowns", "sideshow", "animals", "performers")
+SUIT_TITLES = {"clowns": "Clowns", "sideshow": "Sideshow", "animals": "Animals",
+               "performers": "Performers"}
+# As the rulebook names single cards: "the dark 1 Animal card", "the Performer poster".
+CARD_NOUNS = {"clowns": "Clown", "sideshow": "Sideshow", "animals": "Animal",
+              "performers": "Performer"}
+RANKS = ("P",) + tuple(f"L{n}" for n in range(1, 7)) + tuple(f"D{n}" for n in range(1, 7))
+DECK = tuple(f"{suit}-{rank}" for suit in SUITS for rank in RANKS)
+DECK_ORDER = {card: index for index, card in enumerate(DECK)}
+RECEIPT_VALUES = (10, 7, 5, 3)
+SPACES = ("3", "2", "1", "0")
+TRACK_SPACES = 20
+EARNINGS_SHOWN = 5  # the view's latest earning plays of the deal
+
+
+# -- cards, piles and charts -------------------------------------------------------
+def card_parts(card: str) -> tuple[str, str, int]:
+    """("sideshow", "dark", 4) for "sideshow-D4"; a Poster is ("clowns", "poster", 0)."""
+    suit, rank = card.split("-")
+    if rank == "P":
+        return suit, "poster", 0
+    return suit, "light" if rank[0] == "L" else "dark", int(rank[1])
+
+
+def card_label(card: str) -> str:
+    """"dark 4 Sideshow", "light 1 Performer", "Clown Poster"."""
+    suit, shade, number = card_parts(card)
+    if shade == "poster":
+        return f"{CARD_NOUNS[suit]} Poster"
+    return f"{shade} {number} {CARD_NOUNS[suit]}"
+
+
+def deck_sorted(cards) -> list[str]:
+    return sorted(cards, key=DECK_ORDER.__getitem__)
+
+
+def new_piles() -> dict:
+    return {suit: {"poster": False, "light": 0, "dark": 0} for suit in SUITS}
+
+
+def is_playable(piles: dict, card: str) -> bool:
+    """The Poster opens its suit; then each shade climbs from 1 to 6 in its own pile."""
+    suit, shade, number = card_parts(card)
+    pile = piles[suit]
+    if shade == "poster":
+        return not pile["poster"]
+    return pile["poster"] and pile[shade] == number - 1
+
+
+def next_needed(piles: dict, card: str) -> str:
+    """What the card's pile waits for, in words."""
+    suit, shade, _ = card_parts(card)
+    pile = piles[suit]
+    if not pile["poster"]:
+        return f"the {CARD_NOUNS[suit]} Poster"
+    return f"the {shade} {pile[shade] + 1} {CARD_NOUNS[suit]}"
+
+
+def put_on_pile(piles: dict, card: str) -> None:
+    suit, shade, number = card_parts(card)
+    if shade == "poster":
+        piles[suit]["poster"] = True
+    else:
+        piles[suit][shade] = number
+
+
+def pile_cards(piles: dict) -> list[str]:
+    """The cards lying on the piles."""
+    cards = []
+    for suit, pile in piles.items():
+        if pile["poster"]:
+            cards.append(f"{suit}-P")
+        cards += [f"{suit}-L{n}" for n in range(1, pile["light"] + 1)]
+        cards += [f"{suit}-D{n}" for n in range(1, pile["dark"] + 1)]
+    return cards
+
+
+def empty_chart() -> dict:
+    return {space: None for space in SPACES}
+
+
+def shift_down(chart: dict) -> list[tuple[str, str]]:
+    """Slide each called card one space lower, lowest space first, each only into an
+    empty space (a card on $0 stays). Returns the (card, new space) moves."""
+    moves = []
+    for lower, upper in (("0", "1"), ("1", "2"), ("2", "3")):
+        if chart[lower] is None and chart[upper] is not None:
+            chart[lower], chart[upper] = chart[upper], None
+            moves.append((chart[lower], lower))
+    return moves
+
+
+def chart_cards(chart: dict) -> list[str]:
+    return [card for card in chart.values() if card is not None]
+
+
+def token_position(track: int) -> dict:
+    """Where the physical scoring token goes: 23 is the +$20 side up on space 3."""
+    if track == 0:
+        return {"space": None, "plus_20": False, "text": "beside the chart ($0)"}
+    if track <= TRACK_SPACES:
+        return {"space": track, "plus_20": False, "text": f"face down on {track}"}
+    space = min(track - TRACK_SPACES, TRACK_SPACES)
+    text = f"+$20 side up on {space}"
+    if track > 2 * TRACK_SPACES:
+        text += f" (and ${track - 2 * TRACK_SPACES} more to remember)"
+    return {"space": space, "plus_20": True, "text": text}
+
+
+def usual_hand_size(seat_index: int, dealer_index: int, players: int) -> int:
+    """Dealing one card at a time from the dealer's left, the first 52 % n players
+    dealt to get one card more."""
+    order = (seat_index - dealer_index - 1) % players
+    return len(DECK) // players + (1 if order < len(DECK) % players else 0)
+
+
+def dollars_from(sources: list[dict]) -> str:
+    """"{name:4}'s called dark 4 Sideshow" or, for several, each with its value."""
+    if len(sources) == 1:
+        return f"{{name:{sources[0]['player']}}}'s called {card_label(sources[0]['card'])}"
+    return join_names([f"{{name:{s['player']}}}'s called {card_label(s['card'])} "
+                       f"(${s['value']})" for s in sources])

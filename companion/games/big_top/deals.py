@@ -1,0 +1,48 @@
+"""The start and the end of a deal: fresh piles and charts; then the pot (Fan Tan) or the
+gate receipts and the tracks (Big Top) paid out."""
+from __future__ import annotations
+
+from ..engine import Note, State
+from .cards import card_parts, chart_cards, empty_chart, new_piles
+
+
+def start_deal(state: State) -> None:
+    state["deal"] += 1
+    state["dealer_seat"] = (state["dealer_seat"] + 1) % len(state["seats"])
+    state["step"] = "hands"
+    state["current"] = None
+    state["piles"] = new_piles()
+    state["check"] = None
+    state["earnings"] = []
+    for seat in state["seats"]:
+        seat.update(hand=None, chart=empty_chart(), receipts=None, track=0)
+
+
+def take_pot(state: State, winner: dict) -> tuple[Note, dict]:
+    pot = state["pot"]
+    winner["total"] += pot
+    state["pot"] = 0
+    return (Note(f"{{name:{winner['player']}}} played their last card and takes the "
+                 f"pot: {pot} peanut{'s' if pot != 1 else ''}."), {"pot": pot})
+
+
+def pay_receipts(state: State, winner: dict) -> tuple[Note, dict]:
+    """Everyone earns the receipts of the suits they hold no card of (all $25 for
+    the player who went out) plus their track. This reveals those receipts."""
+    lines = []
+    scores = []
+    for seat in state["seats"]:
+        held = {card_parts(c)[0] for c in seat["hand"] + chart_cards(seat["chart"])}
+        completed = {suit: value for suit, value in seat["receipts"].items()
+                     if suit not in held}
+        receipts = sum(completed.values())
+        score = receipts + seat["track"]
+        seat["total"] += score
+        scores.append({"player": seat["player"], "went_out": seat is winner,
+                       "completed": completed, "receipts": receipts,
+                       "track": seat["track"], "score": score})
+        lines.append(f"{{name:{seat['player']}}} ${score} (${receipts} receipts + "
+                     f"${seat['track']} track)")
+    note = Note(f"{{name:{winner['player']}}} went out and ends deal {state['deal']}. "
+                f"Scores: " + "; ".join(lines) + ".", reveal=True)
+    return note, {"seats": scores}

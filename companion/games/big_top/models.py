@@ -1,0 +1,77 @@
+"""Big Top's options and the actions a player posts."""
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field
+
+from ..engine import StrictModel
+from .cards import DECK
+
+# Shaped like a card but checked against the deck in `apply`, so that an unknown card
+# gets a sentence rather than a validation error.
+Card = Annotated[str, Field(min_length=3, max_length=16, pattern=r"^[a-z]+-[A-Z0-9]+$")]
+
+
+def _whole_number(value):
+    """A form posts "10" where JSON posts 10; a Literal of ints does not convert it."""
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
+
+ReceiptValue = Annotated[Literal[10, 7, 5, 3], BeforeValidator(_whole_number)]
+
+
+class Options(StrictModel):
+    variant: Literal["big-top", "fan-tan"] = Field(
+        "big-top", title="Game",
+        description="Big Top, or Fan Tan from the designer's notes: no calling, no charts "
+                    "or receipts; a player who cannot play pays a peanut to the pot.")
+    deals_per_player: int = Field(
+        1, ge=1, le=4, title="Deals per player",
+        description="Each player deals this many times (the rulebook: once, twice with "
+                    "3 players). In Fan Tan this sets the number of hands when Hands is 0.")
+    peanuts: int = Field(
+        25, ge=1, le=100, title="Peanuts each (Fan Tan)",
+        description="The peanuts each player starts with in Fan Tan (25 in the designer's "
+                    "notes).")
+    hands: int = Field(
+        0, ge=0, le=50, title="Hands (Fan Tan)",
+        description="The number of hands to play in the Fan Tan variant; 0 means one "
+                    "round of deals (one per player) times Deals per player. Big Top "
+                    "ignores it.")
+
+
+class Hand(StrictModel):
+    type: Literal["hand"]
+    cards: list[Card] = Field(max_length=len(DECK))
+
+
+class ReceiptPlacement(StrictModel):
+    clowns: ReceiptValue
+    sideshow: ReceiptValue
+    animals: ReceiptValue
+    performers: ReceiptValue
+
+
+class Receipts(StrictModel):
+    type: Literal["receipts"]
+    receipts: ReceiptPlacement
+
+
+class PlayCalled(StrictModel):
+    type: Literal["play_called"]
+    card: Card
+
+
+class Play(StrictModel):
+    type: Literal["play"]
+    card: Card
+
+
+class Call(StrictModel):
+    type: Literal["call"]
+    card: Card
+
+
+class Pass(StrictModel):
+    type: Literal["pass"]

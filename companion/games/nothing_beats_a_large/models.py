@@ -1,0 +1,60 @@
+"""Nothing Beats a Large's pieces, its options and the actions a player posts."""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from pydantic import Field, StringConstraints, field_validator
+
+from ..engine import StrictModel
+
+COLORS = ("red", "yellow", "green", "blue", "black")
+SIZES = ("L", "M", "S")
+NOTHING = "N"  # the size of an empty hand in a cast
+SIZE_NAMES = {"L": "Large", "M": "Medium", "S": "Small", NOTHING: "Nothing"}
+BEATS = {"L": {"M", "S"}, "M": {"S", NOTHING}, "S": {NOTHING}, NOTHING: {"L"}}
+MAX_PLAYER_ID = 2 ** 53
+
+Color = Literal["red", "yellow", "green", "blue", "black"]
+Piece = Annotated[str, StringConstraints(pattern=rf"^({'|'.join(COLORS)})-[LMS]$",
+                                         max_length=8)]
+PlayerId = Annotated[int, Field(ge=0, le=MAX_PLAYER_ID)]
+
+
+class Options(StrictModel):
+    colors: list[Color] = Field(
+        default_factory=lambda: list(COLORS), min_length=3, max_length=5,
+        title="Colours in play",
+        description="One colour per player, at least 3: 3 colours for 2 or 3 players, "
+                    "4 for 4, all 5 for 5. Set the other pyramids aside.")
+    casting: Literal["phones", "by-hand"] = Field(
+        "phones", title="How to cast",
+        description="On the phones: each caster picks a piece (or nothing) in secret and "
+                    "both are revealed together. By hand: the casters reveal real pieces "
+                    "and one of them records both.")
+
+    @field_validator("colors")
+    @classmethod
+    def _distinct(cls, colors: list[str]) -> list[str]:
+        if len(set(colors)) != len(colors):
+            raise ValueError("each colour can be chosen only once")
+        return colors
+
+
+class Challenge(StrictModel):
+    type: Literal["challenge"]
+    opponent: PlayerId
+
+
+class Cast(StrictModel):
+    type: Literal["cast"]
+    piece: Optional[Piece]
+
+
+class RecordCast(StrictModel):
+    type: Literal["record_cast"]
+    pieces: dict[PlayerId, Optional[Piece]] = Field(min_length=2, max_length=2)
+
+
+class Steal(StrictModel):
+    type: Literal["steal"]
+    piece: Piece

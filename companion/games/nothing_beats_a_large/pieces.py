@@ -1,0 +1,67 @@
+"""The pyramids: naming, sorting and dealing pieces, and who wins a cast."""
+from __future__ import annotations
+
+import random
+
+from .models import BEATS, COLORS, NOTHING, SIZE_NAMES, SIZES
+
+
+def size_of(piece: str | None) -> str:
+    return NOTHING if piece is None else piece.split("-")[1]
+
+
+def color_of(piece: str) -> str:
+    return piece.split("-")[0]
+
+
+def piece_label(piece: str | None) -> str:
+    """"Nothing", "the red Large"."""
+    if piece is None:
+        return "Nothing"
+    return f"the {color_of(piece)} {SIZE_NAMES[size_of(piece)]}"
+
+
+def sorted_pieces(pieces: list[str]) -> list[str]:
+    return sorted(pieces, key=lambda p: (COLORS.index(color_of(p)), SIZES.index(size_of(p))))
+
+
+def deal_trios(colors: list[str], rng: random.Random) -> list[list[str]]:
+    """One trio per colour: a Large, a Medium and a Small of three different colours,
+    every piece used once. Rejection sampling keeps every valid deal equally likely."""
+    while True:
+        by_size = [rng.sample(colors, len(colors)) for _ in SIZES]
+        trios = list(zip(*by_size))
+        if all(len(set(trio)) == len(SIZES) for trio in trios):
+            return [[f"{color}-{size}" for color, size in zip(trio, SIZES)]
+                    for trio in trios]
+
+
+def beats_phrase(winner: str, loser: str) -> str:
+    if winner == NOTHING:
+        return "Nothing beats a Large"  # the only thing Nothing beats
+    return f"{SIZE_NAMES[winner]} beats {SIZE_NAMES[loser]}"
+
+
+def cast_outcome(picks: dict[int, str | None],
+                 counts: dict[int, int]) -> tuple[int | None, str]:
+    """(winner or None for a recast, why) for a cast between the two keys of `picks`."""
+    first, second = picks
+    size_a, size_b = size_of(picks[first]), size_of(picks[second])
+    if size_a != size_b:
+        if size_b in BEATS[size_a]:
+            return first, beats_phrase(size_a, size_b)
+        return second, beats_phrase(size_b, size_a)
+    tie = f"Tie (both {SIZE_NAMES[size_a]})"
+    if counts[first] == counts[second]:
+        count = counts[first]
+        return None, f"{tie} and {count} piece{'s' if count != 1 else ''} each: cast again"
+    winner = min(picks, key=counts.get)
+    loser = second if winner == first else first
+    return winner, (f"{tie}: {{name:{winner}}} has fewer pieces "
+                    f"({counts[winner]} against {counts[loser]})")
+
+
+def remove_one(items: list, value) -> list:
+    rest = list(items)
+    rest.remove(value)
+    return rest
