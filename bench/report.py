@@ -60,7 +60,8 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
     print()
     print("=" * (width + 2 + col * len(columns)))
     settings = results["settings"]
-    print(f"Companion benchmark — {settings['worker_class']}, {settings['workers']} workers"
+    print(f"Companion benchmark — {settings['worker_class']}, {workers} "
+          f"worker{'s' * (workers != 1)}"
           + (f", {settings['threads']} threads/worker" if settings["worker_class"] == "gthread"
              else "")
           + (f", GUNICORN_CMD_ARGS={settings['GUNICORN_CMD_ARGS']!r}"
