@@ -2,12 +2,16 @@
 
 Every phone holds a live stream (server-sent events) open. gevent workers hold each
 stream as a cheap greenlet instead of an OS thread: the benchmark (bench/, README) measured
-about half the CPU per move and half the memory of threads at 1,000 phones. One worker
-per core, two at most by default: a worker tells the others of a change at once (a Unix
-datagram on SQLite, NOTIFY on PostgreSQL), and a second one doubles the moves a second
-the server keeps up with on a 2-core machine.
+about half the CPU per move and half the memory of threads at 1,000 phones.
+
+On SQLite the server is one gevent worker, and more are refused: one keeps up with about
+200 moves a second (a table of six makes one every few seconds), and one process needs no
+messages between processes to wake its streams. More workers, or more servers, need
+PostgreSQL, whose LISTEN/NOTIFY tells every process of a change: there, one worker per
+core, two at most by default.
 """
 import os
+from pathlib import Path
 
 worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gevent")
 if worker_class == "gevent":
@@ -16,14 +20,22 @@ if worker_class == "gevent":
 
     monkey.patch_all()
 
+from sqlalchemy.engine import make_url  # noqa: E402  (after patching)
+
+from companion.config import database_url  # noqa: E402
+
+ON_SQLITE = make_url(database_url(str(Path(__file__).resolve().parent / "instance"))
+                     ).get_backend_name() == "sqlite"
+
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY", min(2, os.cpu_count() or 1)))
+workers = int(os.environ.get("WEB_CONCURRENCY", 1 if ON_SQLITE else min(2, os.cpu_count() or 1)))
 worker_connections = int(os.environ.get("COMPANION_CONNECTIONS", "4000"))  # gevent
 threads = int(os.environ.get("COMPANION_THREADS", "100"))  # gthread: one per open stream
-# Streams never end by themselves: don't wait long for them when stopping.
-graceful_timeout = 3
 timeout = 60
 keepalive = 5
+# A stopping worker ends its streams at once (post_worker_init), then waits for its
+# connections: a kept-alive one closes within `keepalive` seconds.
+graceful_timeout = keepalive + 5
 # No access log: request lines are nobody's business (and must never hold a token).
 accesslog = None
 errorlog = "-"
@@ -31,7 +43,16 @@ loglevel = "warning"
 
 
 def on_starting(server):
-    """Bring the database schema up to date before any worker serves."""
+    """Refuse several workers on SQLite; bring the database schema up to date before any
+    worker serves."""
+    if ON_SQLITE and server.cfg.workers > 1:
+        raise RuntimeError(
+            f"{server.cfg.workers} workers were asked for (WEB_CONCURRENCY or --workers), but "
+            "on SQLite "
+            "Companion runs one worker process: it holds every phone's stream and keeps up "
+            "with about 200 moves a second. For more processes or more servers, use "
+            "PostgreSQL: set DATABASE_URL=postgresql+psycopg://USER:PASSWORD@HOST/DATABASE "
+            "(see the README, \"Running for a club\"). Or leave WEB_CONCURRENCY unset.")
     from flask_migrate import upgrade
 
     from companion import create_app
@@ -44,12 +65,38 @@ def on_starting(server):
 def post_worker_init(worker):
     """What the worker loaded to serve is there for good: keep the garbage collector from
     walking it again and again (a full collection paused a busy worker for 100 ms), and
-    collect young objects less often."""
+    collect young objects less often. And end the streams when told to stop."""
     import gc
 
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 20, 50)
+    end_streams_when_stopping(worker)
+
+
+def end_streams_when_stopping(worker):
+    """SIGTERM tells a worker to stop once its requests are done; a stream is never done
+    by itself, so end every one at once (clients reconnect, to another server or to this
+    one once it is back). Closing the streams may block, which a signal handler must not:
+    it runs in a greenlet (gevent) or a thread of its own."""
+    import signal
+    import threading
+
+    from companion import live
+
+    stop = worker.handle_exit
+
+    def handle_exit(sig, frame):
+        if worker_class == "gevent":
+            from gevent import spawn
+
+            spawn(live.hub.close)
+        else:
+            threading.Thread(target=live.hub.close, daemon=True).start()
+        stop(sig, frame)
+
+    signal.signal(signal.SIGTERM, handle_exit)
+    signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn sets it: no interrupted calls
 
 
 def when_ready(server):

@@ -1,5 +1,5 @@
 """Cost growth, measured in-process with the app factory (no HTTP, no other load):
-the time to apply an action (`tables.act`) and to render a phone's panel
+the time to apply an action (`moves.act` and its answer) and to render a phone's panel
 (`screens.render_panel`, what /t/<code>/panel returns) at event 10 and at event ~1,000
 of the same table.
 
@@ -36,7 +36,8 @@ def main() -> None:
                       SECRET_KEY="bench-secret", COMPANION_RATELIMIT="off")
     from flask_migrate import upgrade
 
-    from companion import create_app, tables
+    from companion import create_app
+    from companion.table import moves, read
     from companion.auth import viewer_for_token
     from companion.extensions import db
     from companion.web import screens
@@ -78,10 +79,10 @@ def main() -> None:
 
     def timed_act(code: str, token: str, action: dict) -> tuple[float, dict]:
         with app.test_request_context(f"/api/v1/tables/{code}/actions", method="POST"):
-            table = tables.find_table(code)
+            table = read.find(code)
             viewer = viewer_for_token(table, token)
             started = time.perf_counter()
-            answer = tables.act(table, viewer, action)
+            answer = moves.answer(moves.act(table, viewer, action), viewer)
             spent = time.perf_counter() - started
             db.session.remove()
         return spent, answer
@@ -91,20 +92,20 @@ def main() -> None:
         best: dict[str, float] = {}
         for _ in range(RENDERS):
             with app.test_request_context(f"/t/{code}/panel?screen=phone"):
-                table = tables.find_table(code)
+                table = read.find(code)
                 viewer = viewer_for_token(table, token)
                 parts = {}
                 t0 = time.perf_counter()
                 screens.render_panel(table, viewer, "phone")
                 parts["render"] = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                tables.view(table, viewer)
+                read.view(table, viewer)
                 parts["view"] = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                tables.log(table, viewer, limit=screens.LOG_LINES, html=True)
+                read.log(table, viewer, limit=screens.LOG_LINES, html=True)
                 parts["log"] = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                tables.can_undo(table, viewer)
+                moves.can_undo(table, viewer)
                 parts["can_undo"] = time.perf_counter() - t0
                 db.session.remove()
             for key, value in parts.items():
@@ -116,7 +117,7 @@ def main() -> None:
 
         from companion.models import Event
         with app.app_context():
-            table = tables.find_table(code)
+            table = read.find(code)
             count = db.session.execute(
                 db.select(func.count()).where(Event.table_id == table.id)).scalar()
             db.session.remove()

@@ -41,7 +41,7 @@ class Server:
         """What the server runs with (gunicorn.conf.py's defaults where unset)."""
         return {
             "worker_class": self.env.get("COMPANION_WORKER_CLASS", "gevent"),
-            "workers": self.env.get("WEB_CONCURRENCY", str(min(2, os.cpu_count() or 1))),
+            "workers": self.env.get("WEB_CONCURRENCY", "1"),  # on SQLite: one, or refused
             "threads": self.env.get("COMPANION_THREADS", "100"),
             "GUNICORN_CMD_ARGS": self.env.get("GUNICORN_CMD_ARGS", ""),
             "database": "SQLite (own file)",

@@ -10,7 +10,7 @@ from jinja2 import FileSystemLoader
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 
-from . import config, live
+from . import config
 from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
 
@@ -83,9 +83,6 @@ def _watch_other_processes(app: Flask) -> None:
 
     app.extensions["companion_read_versions"] = read_versions
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    sqlite_file = (url.get_backend_name() == "sqlite" and url.database
-                   and url.database != ":memory:")
-    live.share_sqlite_file(str(Path(url.database).resolve()) if sqlite_file else None)
     app.extensions["companion_listen_dsn"] = (
         url.set(drivername="postgresql").render_as_string(hide_password=False)
         if url.get_backend_name() == "postgresql" else None)

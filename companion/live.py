@@ -1,27 +1,23 @@
 """Live updates: who is told when a table changes.
 
-A change made in this process wakes the streams of that table at once. Changes made by
-other processes (several gunicorn workers, several servers on one database) reach this
-one through PostgreSQL's LISTEN/NOTIFY on PostgreSQL. On SQLite (one machine), the
-process that made a change sends the table's code to the other processes serving the
-same database file (a Unix datagram socket each, in a folder named after the database),
-which read its version; a watcher thread also polls the versions of the tables this
-process has streams for, in case a notice was lost.
+A change made in this process wakes the streams of that table at once. On SQLite the
+server is this one process (gunicorn.conf.py refuses more), so that is all it takes. On
+PostgreSQL, changes made by other processes (several workers, several servers) reach this
+one through LISTEN/NOTIFY. On either, a slow poll of the versions of the tables streamed
+here is the safety net for anything else that writes to the database (a command-line
+import, say).
+
+When the process is told to stop, `hub.close()` ends every stream at once, so that the
+server stops within its graceful timeout.
 """
 from __future__ import annotations
 
-import atexit
-import hashlib
 import json
-import os
-import socket
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
 
-POLL_SECONDS = 0.05  # with no notices from neighbours
-POLL_SECONDS_WITH_NEIGHBOURS = 0.5  # when a notice can be lost only under overload
+POLL_SECONDS = 2.0
 CHANNEL = "companion_tables"
 KEEPALIVE_SECONDS = 15
 
@@ -35,6 +31,7 @@ class Hub:
         self._versions: dict[str, int] = {}
         self._conditions: dict[str, threading.Condition] = {}
         self._listeners: dict[str, int] = {}
+        self.closed = False
 
     def publish(self, code: str, version: int) -> None:
         with self._lock:
@@ -47,12 +44,22 @@ class Hub:
                 condition.notify_all()
 
     def wait(self, code: str, known: int, timeout: float) -> int:
-        """The table's version once it is newer than `known`, or after `timeout` (only
-        while listening to the table)."""
+        """The table's version once it is newer than `known`, or after `timeout`, or at
+        once when the hub is closed (only while listening to the table)."""
         condition = self._conditions[code]
         with condition:
-            condition.wait_for(lambda: self._versions.get(code, -1) > known, timeout)
+            condition.wait_for(lambda: self.closed or self._versions.get(code, -1) > known,
+                               timeout)
             return self._versions.get(code, -1)
+
+    def close(self) -> None:
+        """The process is stopping: end every wait, now and from now on."""
+        with self._lock:
+            self.closed = True
+            conditions = list(self._conditions.values())
+        for condition in conditions:
+            with condition:
+                condition.notify_all()
 
     def listen(self, code: str) -> None:
         with self._lock:
@@ -71,158 +78,48 @@ class Hub:
             return list(self._listeners)
 
 
-class Neighbours:
-    """The other processes on this machine serving the same SQLite file. Each one that
-    holds streams binds a datagram socket in the database's folder; a change is told to
-    every socket there as the table's code. A notice says only "look again": the version
-    is always read from the database."""
-
-    def __init__(self, database: str):
-        self.database = database
-        digest = hashlib.sha256(database.encode()).hexdigest()[:16]
-        self.folder = os.path.join(tempfile.gettempdir(), f"companion-{digest}")
-        self.address = os.path.join(self.folder, f"{os.getpid()}.sock")
-        self.outbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.outbox.setblocking(False)
-        self.pid = os.getpid()
-        self._peers: list[str] = []
-        self._listed = None  # the folder's modification time when last listed
-
-    def open_inbox(self) -> socket.socket:
-        os.makedirs(self.folder, mode=0o700, exist_ok=True)
-        if os.path.exists(self.address):  # left by an earlier process with this pid
-            os.unlink(self.address)
-        inbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        inbox.bind(self.address)
-        atexit.register(self.close_inbox)
-        return inbox
-
-    def close_inbox(self) -> None:
-        _forget(self.address)
-        try:
-            os.rmdir(self.folder)  # only when no other process is there
-        except OSError:
-            pass
-
-    def peers(self) -> list[str]:
-        """The sockets in the folder, listed again whenever a process came or went."""
-        try:
-            changed = os.stat(self.folder).st_mtime_ns
-        except OSError:
-            return []
-        if changed != self._listed:
-            self._peers = [os.path.join(self.folder, name) for name in os.listdir(self.folder)
-                           if name.endswith(".sock")]
-            self._listed = changed
-        return self._peers
-
-    def tell(self, code: str) -> None:
-        for peer in self.peers():
-            if peer == self.address:
-                continue
-            try:
-                self.outbox.sendto(code.encode(), peer)
-            except ConnectionRefusedError:  # nobody bound there: a process that ended
-                _forget(peer)
-            except OSError:  # its inbox is full or it just ended: its poll catches up
-                pass
-
-
-def _forget(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
 hub = Hub()
-_watcher: threading.Thread | None = None
+_watchers: list[threading.Thread] = []
 _watcher_lock = threading.Lock()
 _read_versions: Callable[[list[str]], dict[str, int]] | None = None
-_neighbours: Neighbours | None = None
-
-
-def share_sqlite_file(database: str | None) -> None:
-    """Tell other processes on this machine serving this SQLite file of changes made here
-    (None: a server database, whose own notifications do that)."""
-    global _neighbours
-    if database is None:
-        _neighbours = None
-    elif (_neighbours is None or _neighbours.database != database
-          or _neighbours.pid != os.getpid()):
-        _neighbours = Neighbours(database)
 
 
 def publish(code: str, version: int) -> None:
-    """A change committed here: wake this process's streams, tell its neighbours."""
+    """A change committed in this process: wake its streams of the table."""
     hub.publish(code, version)
-    if _neighbours is not None:
-        _neighbours.tell(code)
 
 
 def start_watcher(read_versions: Callable[[list[str]], dict[str, int]],
                   listen_dsn: str | None = None) -> None:
-    """Start (once per process) what hears of other processes' changes: a PostgreSQL
-    listener when `listen_dsn` is given, else a poller and the neighbours' inbox."""
-    global _watcher, _read_versions
+    """Start (once per process) what hears of changes made elsewhere: the slow poll, and
+    a PostgreSQL listener when `listen_dsn` is given."""
+    global _read_versions
     with _watcher_lock:
         _read_versions = read_versions
-        if _watcher is not None and _watcher.is_alive():
+        if _watchers and all(thread.is_alive() for thread in _watchers):
             return
+        _watchers.clear()
+        _watchers.append(threading.Thread(target=_poll, name="companion-poll", daemon=True))
         if listen_dsn:
-            target = lambda: _listen(listen_dsn)  # noqa: E731
-        else:
-            inbox = _open_inbox()
-            if inbox is not None:
-                threading.Thread(target=_hear, args=(inbox,), name="companion-inbox",
-                                 daemon=True).start()
-            seconds = POLL_SECONDS_WITH_NEIGHBOURS if inbox is not None else POLL_SECONDS
-            target = lambda: _poll(seconds)  # noqa: E731
-        _watcher = threading.Thread(target=target, name="companion-watcher", daemon=True)
-        _watcher.start()
+            _watchers.append(threading.Thread(target=_listen, args=(listen_dsn,),
+                                              name="companion-listen", daemon=True))
+        for thread in _watchers:
+            thread.start()
 
 
-def _open_inbox() -> socket.socket | None:
-    if _neighbours is None:
-        return None
-    try:
-        return _neighbours.open_inbox()
-    except OSError:  # no room for a socket here: the poll alone does the job
-        return None
-
-
-def _catch_up(codes: list[str] | None = None) -> None:
-    listened = hub.listened()
-    codes = listened if codes is None else sorted(set(codes).intersection(listened))
+def _catch_up() -> None:
+    codes = hub.listened()
     if codes:
         for code, version in _read_versions(codes).items():
             hub.publish(code, version)
 
 
-def _poll(seconds: float) -> None:
+def _poll() -> None:
     while True:
-        time.sleep(seconds)
+        time.sleep(POLL_SECONDS)
         try:
             _catch_up()
         except Exception:  # the database restarting: try again in a moment
-            time.sleep(1)
-
-
-def _hear(inbox: socket.socket) -> None:
-    """Read the neighbours' notices; those that arrived together are read in one query."""
-    while True:
-        try:
-            codes = {inbox.recv(64).decode(errors="replace")}
-            inbox.setblocking(False)
-            try:
-                while True:
-                    codes.add(inbox.recv(64).decode(errors="replace"))
-            except BlockingIOError:
-                pass
-            finally:
-                inbox.setblocking(True)
-            _catch_up(list(codes))
-        except Exception:  # the database restarting: the poll catches up meanwhile
             time.sleep(1)
 
 
@@ -244,7 +141,8 @@ def _listen(dsn: str) -> None:
 
 def notify_sql(dialect: str) -> str | None:
     """The statement that tells other processes of a change, sent in the writing
-    transaction (PostgreSQL delivers it on commit); None where polling does the job."""
+    transaction (PostgreSQL delivers it on commit); None on SQLite, whose one server
+    process wakes its own streams."""
     return "SELECT pg_notify(:channel, :payload)" if dialect == "postgresql" else None
 
 
@@ -268,7 +166,8 @@ def stream(code: str, version: int, since: int,
     the viewer is told of the table at that version or newer (and which version that
     was), or None once the viewer's seat was given to another phone (the stream ends).
     Sent at once when the table is newer than `since` (-1: on connect), then at every
-    change; a comment line keeps the connection open."""
+    change; a comment line keeps the connection open. Ends when the process is
+    stopping (the client reconnects, to this server once it is back or to another)."""
     hub.listen(code)
     hub.publish(code, version)
     try:
@@ -276,6 +175,8 @@ def stream(code: str, version: int, since: int,
         known = since
         while True:
             newest = hub.wait(code, known, KEEPALIVE_SECONDS)
+            if hub.closed:
+                return
             if newest <= known:
                 yield ": keep-alive\n\n"
                 continue

@@ -18,7 +18,7 @@ from companion import live, snapshots
 from companion.extensions import db
 from companion.models import Table
 from companion.table import moves, read
-from tests.conftest import ROOT, Api, free_port
+from tests.conftest import ROOT, Api, Seated, free_port
 
 
 def read_events(response, into: queue.Queue) -> None:
@@ -250,7 +250,15 @@ def server_database(database_url):
     return database_url
 
 
+def on_sqlite(database_url: str) -> bool:
+    return database_url.startswith("sqlite")
+
+
 def test_a_move_through_one_server_reaches_a_phone_on_another(server_database):
+    if on_sqlite(server_database):
+        pytest.skip("servers sharing a database tell each other of a change through "
+                    "PostgreSQL's LISTEN/NOTIFY; SQLite is served by one process, and "
+                    "another's change reaches it by the slow poll (tested below)")
     one = ServerProcess(server_database).start()
     two = ServerProcess(server_database).start()
     try:
@@ -269,6 +277,100 @@ def test_a_move_through_one_server_reaches_a_phone_on_another(server_database):
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_change_written_by_another_program_reaches_the_streams(server_database, app):
+    """A program other than the server writing to its database (this test's process,
+    as a command-line import would): its change reaches the server's open streams within
+    the slow poll's period (on PostgreSQL, its notification is there sooner)."""
+    server = ServerProcess(server_database).start()
+    try:
+        table = Api(server.url).table()
+        events = open_stream(f"{server.url}/api/v1/tables/{table.code}/stream",
+                             table.tokens["Ben"])
+        version = next_version(events, -1)
+        elsewhere = Seated(Api(client=app.test_client()), table.code, table.host,
+                           table.tokens, table.ids)
+        for _ in range(2):
+            token, move = elsewhere.first_go_big_move()
+            started = time.monotonic()
+            assert elsewhere.act(token, **move)[0] == 200
+            version = next_version(events, version, timeout=live.POLL_SECONDS + 3)
+            assert time.monotonic() - started < live.POLL_SECONDS + 1.5  # the poll, and a margin
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database", ["sqlite:///{folder}/companion.sqlite3", None],
+                         ids=["a SQLite file", "DATABASE_URL unset"])
+def test_several_workers_on_sqlite_are_refused_at_start(database, tmp_path):
+    """On SQLite the server is one process: asking for more stops gunicorn before it
+    listens, with a message that points to PostgreSQL; unset, DATABASE_URL means the
+    default SQLite file."""
+    port = free_port()
+    env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", WEB_CONCURRENCY="2",
+               SECRET_KEY="test-secret")
+    env.pop("DATABASE_URL", None)
+    if database:
+        env["DATABASE_URL"] = database.format(folder=tmp_path)
+    done = subprocess.run([str(Path(sys.executable).parent / "gunicorn"), "-c",
+                           "gunicorn.conf.py", "wsgi:app"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "on SQLite Companion runs one worker process" in done.stderr
+    assert "PostgreSQL" in done.stderr and "DATABASE_URL=postgresql" in done.stderr
+    assert not (tmp_path / "companion.sqlite3").exists()  # refused before any migration
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"http://127.0.0.1:{port}/", timeout=2)
+
+
+def test_several_workers_serve_on_postgresql(server_database):
+    if on_sqlite(server_database):
+        pytest.skip("several workers need PostgreSQL (refused on SQLite, tested above)")
+    server = ServerProcess(server_database, workers=2).start()
+    try:
+        table = Api(server.url).table()
+        events = open_stream(f"{server.url}/api/v1/tables/{table.code}/stream",
+                             table.tokens["Ben"])
+        version = next_version(events, -1)
+        for _ in range(6):  # whichever worker takes the move, the stream is told at once
+            token, move = table.first_go_big_move()
+            assert table.act(token, **move)[0] == 200
+            version = next_version(events, version, timeout=1)
+    finally:
+        server.stop()
+
+
+def test_stopping_the_server_ends_every_stream_at_once(server_database, tmp_path):
+    """SIGTERM (a supervisor stopping the server): every open stream ends at once, the
+    server exits by itself within its graceful timeout, and nothing had to be killed."""
+    log = tmp_path / "server.log"
+    server = ServerProcess(server_database)
+    with log.open("wb") as output:
+        server.start(output=output)
+    try:
+        table = Api(server.url).table()
+        api_url = f"{server.url}/api/v1/tables/{table.code}/stream"
+        streams = [open_stream(api_url, token) for token in table.tokens.values()]
+        streams.append(open_stream(api_url))  # the public view
+        streams.append(open_stream(f"{server.url}/t/{table.code}/events?screen=phone",
+                                   cookies={f"companion_{table.code}": table.tokens["Ann"]}))
+        for events in streams:
+            assert events.get(timeout=5)[0] in ("version", "panel")
+        server.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 2
+        for events in streams:
+            try:
+                while events.get(timeout=max(0.01, deadline - time.monotonic()))[0] != "closed":
+                    pass
+            except queue.Empty:
+                raise AssertionError("a stream was still open 2 s after SIGTERM") from None
+        assert server.process.wait(timeout=30) == 0
+    finally:
+        server.stop()
+    written = log.read_text()
+    assert "graceful timeout" not in written.lower(), written
+    assert "SIGKILL" not in written and "Traceback" not in written, written
 
 
 def test_stopping_and_killing_the_server_loses_nothing(server_database):
@@ -313,3 +415,22 @@ def test_the_hub_keeps_only_tables_someone_streams():
     hub.listen("BCDF")  # a new stream starts from what it is told, not from old news
     assert hub.wait("BCDF", -1, 0) == -1
     hub.unlisten("BCDF")
+
+
+def test_a_closed_hub_ends_every_wait_at_once():
+    """What a stopping server does to its streams: a wait ends at once, and so does one
+    begun afterwards."""
+    hub = live.Hub()
+    hub.listen("BCDF")
+    waiting = threading.Thread(target=hub.wait, args=("BCDF", -1, 30))
+    waiting.start()
+    time.sleep(0.1)
+    hub.close()
+    waiting.join(timeout=1)
+    assert not waiting.is_alive()
+    started = time.monotonic()
+    hub.listen("GHJK")
+    assert hub.wait("GHJK", -1, 30) == -1
+    assert time.monotonic() - started < 1
+    hub.unlisten("BCDF")
+    hub.unlisten("GHJK")

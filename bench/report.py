@@ -1,0 +1,178 @@
+"""The report: one table of figures, the other measurements, a verdict per target."""
+from __future__ import annotations
+
+from figures import Stats, pct
+
+TARGETS = {"small": (300, 50), "large": (1000, 100)}
+
+
+def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None:
+    def ms(v):
+        return "-" if v is None else (f"{v * 1000:.0f}" if v >= 0.1 else f"{v * 1000:.1f}")
+
+    def mb(v):
+        return f"{v / 2**20:.0f}"
+
+    columns = [s.name for s in phases]
+    rows: list[tuple[str, list[str]]] = []
+
+    def row(label, fn):
+        rows.append((label, [fn(s) for s in phases]))
+
+    row("phones (streams held, min)", lambda s: f"{s.phones} ({s.streams_held_min})")
+    row("offered actions/s", lambda s: f"{s.rate:g}")
+    row("achieved actions/s", lambda s: f"{s.achieved:.1f}")
+    row("action p50 / p99 ms", lambda s: f"{ms(pct(s.action_latency, 50))} / "
+                                          f"{ms(pct(s.action_latency, 99))}")
+    row("fan-out version p50 / p99 ms", lambda s: f"{ms(pct(s.fan_version, 50))} / "
+                                                   f"{ms(pct(s.fan_version, 99))}")
+    row("fan-out fetched p50 / p99 ms", lambda s: f"{ms(pct(s.fan_fetch, 50))} / "
+                                                   f"{ms(pct(s.fan_fetch, 99))}")
+    row("missed updates version/fetch", lambda s: f"{s.missed_version} / {s.missed_fetch}")
+    row("errors action/fetch/setup", lambda s: f"{s.action_errors}/{s.fetch_errors}/"
+                                               f"{s.setup_errors}")
+    row("streams dropped / failed", lambda s: f"{s.stream_drops} / {s.stream_failures}")
+    row("slots with no table ready", lambda s: f"{s.slots_unready}/{s.slots}")
+    row("server CPU ms per action", lambda s: f"{s.server_cpu / max(1, s.actions_ok) * 1000:.1f}")
+    row("server CPU % of 2 cores", lambda s: f"{s.server_cpu / max(s.wall, 1e-9) / 2 * 100:.0f}")
+    row("load-gen CPU ms per action", lambda s: f"{s.client_cpu / max(1, s.actions_ok) * 1000:.1f}")
+    workers = int(results["settings"]["workers"])
+
+    def alone(s: Stats) -> str:
+        """The rate the CPU would allow on this machine with nothing else running: the
+        server's processes get min(workers, 2 - the load generator's share) cores."""
+        if not s.actions_ok:
+            return "-"
+        server, client = s.server_cpu / s.actions_ok, s.client_cpu / s.actions_ok
+        if workers >= 2:
+            return f"{2 / (server + client):.0f}"
+        return f"{min(1 / server, 2 / (server + client)):.0f}"
+    row("CPU-bound rate if alone /s", alone)
+    row("load-gen loop lag p99 ms", lambda s: ms(pct(s.loop_lag, 99)))
+    row("other processes CPU %", lambda s: f"{s.other_cpu / max(s.wall, 1e-9) / 2 * 100:.0f}")
+    row("server runnable, no CPU ms/action", lambda s: f"{s.server_waited / max(1, s.actions_ok) * 1000:.1f}")
+    row("peak RSS / PSS all procs MB", lambda s: f"{mb(s.peak_rss)} / {mb(s.peak_pss)}")
+    row("peak server threads", lambda s: str(s.peak_threads))
+    row("games finished", lambda s: str(s.tables_finished))
+
+    width = max(len(r[0]) for r in rows)
+    col = max(12, max(len(c) for c in columns) + 1, max(len(v) for _, vals in rows for v in vals) + 1)
+    print()
+    print("=" * (width + 2 + col * len(columns)))
+    settings = results["settings"]
+    print(f"Companion benchmark — {settings['worker_class']}, {workers} "
+          f"worker{'s' * (workers != 1)}"
+          + (f", {settings['threads']} threads/worker" if settings["worker_class"] == "gthread"
+             else "")
+          + (f", GUNICORN_CMD_ARGS={settings['GUNICORN_CMD_ARGS']!r}"
+             if settings["GUNICORN_CMD_ARGS"] else "")
+          + (f", config {settings['config']}" if settings["config"] != "gunicorn.conf.py" else "")
+          + f"; phones: {results['args']['streams']} streams; actions via "
+            f"{results['args']['act']}"
+          + (f"; niceness {results['args']['nice']}" if results["args"]["nice"] else ""))
+    print("=" * (width + 2 + col * len(columns)))
+    noise = sum(s.other_cpu for s in phases) / max(1e-9, sum(s.wall for s in phases)) / 2
+    print(f"Other processes on this shared machine used {noise * 100:.0f}% of its 2 cores during "
+          f"the phases (row 'other processes CPU %'): figures are from a noisy machine.")
+    print(" " * (width + 2) + "".join(c.rjust(col) for c in columns))
+    for label, values in rows:
+        print(label.ljust(width + 2) + "".join(v.rjust(col) for v in values))
+    print()
+    for label, floor in results["floors"].items():
+        print(f"floor ({label}): GET /static/app.js p50 {ms(floor['p50'])} ms, p99 "
+              f"{ms(floor['p99'])} ms; {floor['rate']:.0f} req/s at {floor['concurrency']} "
+              f"at once ({floor['cpu_per_request'] * 1000:.2f} ms server CPU each)")
+    ceiling_result = results.get("ceiling")
+    if ceiling_result:
+        tried = ", ".join(f"{s.rate:g}->{s.achieved:.0f}/s p99 {ms(pct(s.fan_version, 99))} ms "
+                          f"err {s.all_errors}" for s in steps)
+        offered = ceiling_result["offered"]
+        achieved = ceiling_result["achieved"]
+        print(f"ceiling ({phases[0].phones} phones, fan-out p99 < 1 s, no errors, 90% of the "
+              f"rate achieved): "
+              + (f"{offered:g} actions/s offered, {achieved:.0f}/s achieved" if offered
+                 else "no rate passed")
+              + f"; first failing: {ceiling_result['first_failing']}; steps: {tried}")
+    rc = results.get("request_cost")
+    if rc:
+        print(f"server idle with {rc['streams']} streams open: {rc['idle_cpu_percent']:.1f}% of "
+              f"2 cores; server CPU per request (p50 latency): " + ", ".join(
+                  f"{k} {v['cpu_ms']:.2f} ms ({v['p50_ms']:.1f} ms, {v['bytes']} B)"
+                  for k, v in rc["requests"].items()))
+    cost = results.get("cost", {})
+    if "error" in cost:
+        print(f"cost growth: failed: {cost['error'][-300:]}")
+    elif cost:
+        for name in ("padded", "genuine"):
+            c = cost[name]
+            e, l = c["early"], c["late"]
+            print(f"cost growth ({name}): act + phone panel at event {e['first_event']}: "
+                  f"{e['act_ms']:.2f} + {e['render_ms']:.2f} ms; at event {l['first_event']}: "
+                  f"{l['act_ms']:.2f} + {l['render_ms']:.2f} ms (log {l['log_ms']:.1f}, "
+                  f"can_undo {l['can_undo_ms']:.1f}); ratio {c['ratio']:.2f}")
+    fl = results.get("first_load", {})
+    if fl:
+        parts = ", ".join(f"{i['url'].rsplit('/', 1)[-1] or 'page'} {i['served_bytes'] / 1024:.1f}"
+                          f"/{i['gzip_bytes'] / 1024:.1f}" for i in fl["items"])
+        print(f"first load: {fl['requests']} requests (page + assets + stream); "
+              f"{fl['served_total'] / 1024:.1f} KB as served "
+              f"({'gzip' if fl['served_gzip'] else 'no compression'}), "
+              f"{fl['gzip_total'] / 1024:.1f} KB if gzipped [KB served/gzipped: {parts}]; "
+              f"requests leaving the server: {len(fl['outside'])}")
+    print()
+    verdicts(results, phases)
+
+
+def verdicts(results: dict, phases: list[Stats]) -> None:
+    by_name = {s.name: s for s in phases}
+    lines = []
+
+    def verdict(ok, text):
+        lines.append(f"  [{'met' if ok else 'NOT met'}] {text}")
+
+    n, r = TARGETS["small"]
+    s = by_name.get(f"{n}@{r}")
+    if s:
+        fv, ff, a = pct(s.fan_version, 99), pct(s.fan_fetch, 99), pct(s.action_latency, 99)
+        verdict(fv is not None and fv < 0.025 and a is not None and a < 0.030,
+                f"{n} phones, {r}/s: fan-out p99 {fv * 1000 if fv else float('nan'):.1f} ms "
+                f"< 25 (fetched: {ff * 1000 if ff else float('nan'):.1f} ms), action p99 "
+                f"{a * 1000 if a else float('nan'):.1f} ms < 30")
+    else:
+        lines.append(f"  [not run] {n} phones at {r}/s")
+    n, r = TARGETS["large"]
+    s = by_name.get(f"{n}@{r}")
+    if s:
+        fv, ff, a = pct(s.fan_version, 99), pct(s.fan_fetch, 99), pct(s.action_latency, 99)
+        ok = (fv is not None and fv < 0.1 and a is not None and a < 0.1 and s.all_errors == 0
+              and s.stream_drops == 0 and s.stream_failures == 0 and s.peak_pss < 400 * 2**20)
+        verdict(ok, f"{n} phones, {r}/s: fan-out p99 {fv * 1000 if fv else float('nan'):.1f} ms "
+                    f"< 100 (fetched: {ff * 1000 if ff else float('nan'):.1f} ms), action p99 "
+                    f"{a * 1000 if a else float('nan'):.1f} ms < 100, errors {s.all_errors}, "
+                    f"streams dropped {s.stream_drops}/failed {s.stream_failures}, memory "
+                    f"{s.peak_pss / 2**20:.0f} MB PSS < 400 (RSS summed: "
+                    f"{s.peak_rss / 2**20:.0f} MB, counting shared pages once per process)")
+    else:
+        lines.append(f"  [not run] {n} phones at {r}/s")
+    ceiling_result = results.get("ceiling")
+    if ceiling_result:
+        top = ceiling_result["achieved"] or 0
+        verdict(top >= 300, f"ceiling at {phases[0].phones} phones: {top:.0f} actions/s >= 300")
+    cost = results.get("cost", {})
+    if cost and "error" not in cost:
+        ratio = cost["padded"]["ratio"]
+        verdict(ratio <= 1.3, f"event {cost['padded']['late']['first_event']} costs "
+                              f"{ratio:.2f} x event {cost['padded']['early']['first_event']} "
+                              f"<= 1.3 (genuine game, event "
+                              f"{cost['genuine']['late']['first_event']}: "
+                              f"{cost['genuine']['ratio']:.2f} x)")
+    fl = results.get("first_load")
+    if fl:
+        verdict(fl["served_total"] < 40 * 1024 and not fl["outside"],
+                f"first load {fl['served_total'] / 1024:.1f} KB as served < 40 KB gzipped "
+                f"({fl['gzip_total'] / 1024:.1f} KB were it gzipped), "
+                f"{len(fl['outside'])} requests leaving the server")
+    print("Targets:")
+    print("\n".join(lines))
+
+
