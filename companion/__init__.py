@@ -8,11 +8,15 @@ from pathlib import Path
 from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import config, live
 from .extensions import csrf, db, limiter, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
+# How long a request waits for one of its process's database connections to be free
+# before it is answered 503 (the pool never opens more than it was given).
+POOL_TIMEOUT_SECONDS = 5
 
 
 @event.listens_for(Engine, "connect")
@@ -32,19 +36,19 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config.from_mapping(config.from_environment(app.instance_path))
     if overrides:
         app.config.update(overrides)
-    # A server database can drop connections (a restart): test each before use. A SQLite
-    # file cannot, and the test would cost a query per request.
-    remote = make_url(app.config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() != "sqlite"
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {
-        "pool_size": 10, "max_overflow": 90, "pool_pre_ping": remote})
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config))
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if app.config["PROXIES"]:
+        trusted = app.config["PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted, x_proto=trusted, x_host=trusted)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
 
-    from .web import api, compress, errors, links, lobby, screens
+    from .web import api, compress, errors, health, links, lobby, screens
+    app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(api.bp)
@@ -55,6 +59,18 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     _watch_other_processes(app)
     return app
+
+
+def engine_options(settings) -> dict:
+    """A server database serves every process of every server within its
+    max_connections: each process keeps at most DB_POOL connections (and its one LISTEN
+    connection), and a request waits briefly for a free one rather than opening more.
+    Connections are tested before use, as a server can drop them (a restart). A SQLite
+    file has no such limit and cannot drop a connection."""
+    if make_url(settings["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "sqlite":
+        return {"pool_size": 10, "max_overflow": 90}
+    return {"pool_size": settings["DB_POOL"], "max_overflow": 0,
+            "pool_timeout": POOL_TIMEOUT_SECONDS, "pool_pre_ping": True}
 
 
 def name_list(player_ids: list[int], names: dict[int, str]) -> str:

@@ -1,7 +1,7 @@
 """The SSE response shared by the API stream and the screens' stream."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from flask import Response, current_app, stream_with_context
 
@@ -10,6 +10,7 @@ from ..auth import Viewer, still_valid
 from ..extensions import db
 from ..models import Table
 from ..snapshots import Snapshot
+from .errors import DATABASE_UNAVAILABLE
 
 
 def event_stream(table: Table, viewer: Viewer, render: Callable[[Snapshot], str],
@@ -31,6 +32,16 @@ def event_stream(table: Table, viewer: Viewer, render: Callable[[Snapshot], str]
         finally:
             db.session.remove()
 
-    body = live.stream(code, version, since, message)
+    body = until_the_database_fails(live.stream(code, version, since, message))
     return Response(stream_with_context(body), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def until_the_database_fails(body: Iterator[str]) -> Iterator[str]:
+    """The stream, ended (not broken off with an error) should the database refuse it a
+    connection: the client opens it again by itself (the stream's `retry:`), and catches
+    up on connect."""
+    try:
+        yield from body
+    except DATABASE_UNAVAILABLE:
+        current_app.logger.warning("A stream ended: its database is unavailable.")
