@@ -10,7 +10,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import config, live
+from . import config, live, transfer
 from .extensions import csrf, db, limiter, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +54,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     errors.register(app)
     compress.register(app)
+    transfer.register(app)
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list
 
