@@ -16,7 +16,7 @@ from .extensions import csrf, db, limiter, migrate
 ROOT = Path(__file__).resolve().parent.parent
 # How long a request waits for one of its process's database connections to be free
 # before it is answered 503 (the pool never opens more than it was given).
-POOL_TIMEOUT_SECONDS = 5
+POOL_TIMEOUT_SECONDS = 10
 
 
 @event.listens_for(Engine, "connect")
@@ -70,8 +70,13 @@ def engine_options(settings) -> dict:
     file has no such limit and cannot drop a connection."""
     if make_url(settings["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "sqlite":
         return {"pool_size": 10, "max_overflow": 90}
-    return {"pool_size": settings["DB_POOL"], "max_overflow": 0,
-            "pool_timeout": POOL_TIMEOUT_SECONDS, "pool_pre_ping": True}
+    options = {"pool_size": settings["DB_POOL"], "max_overflow": 0,
+               "pool_timeout": POOL_TIMEOUT_SECONDS, "pool_pre_ping": True}
+    if settings.get("LISTEN_URL"):
+        # DATABASE_URL goes through a transaction pool (PgBouncer), where a statement
+        # prepared in one transaction's session is gone in the next one's.
+        options["connect_args"] = {"prepare_threshold": None}
+    return options
 
 
 def name_list(player_ids: list[int], names: dict[int, str]) -> str:
@@ -94,6 +99,7 @@ def _watch_other_processes(app: Flask) -> None:
     sqlite_file = (url.get_backend_name() == "sqlite" and url.database
                    and url.database != ":memory:")
     live.share_sqlite_file(str(Path(url.database).resolve()) if sqlite_file else None)
+    listen = make_url(app.config.get("LISTEN_URL") or url)
     app.extensions["companion_listen_dsn"] = (
-        url.set(drivername="postgresql").render_as_string(hide_password=False)
+        listen.set(drivername="postgresql").render_as_string(hide_password=False)
         if url.get_backend_name() == "postgresql" else None)

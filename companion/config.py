@@ -6,7 +6,7 @@ import secrets
 from pathlib import Path
 
 
-DB_POOL = 5
+DB_POOL = 10
 
 
 def secret_key(instance_path: str) -> str:
@@ -54,6 +54,9 @@ def from_environment(instance_path: str) -> dict:
         "RATELIMIT_STORAGE_URI": os.environ.get("COMPANION_RATELIMIT_STORAGE") or "memory://",
         # How many reverse proxies in front may be trusted to tell a phone's address.
         "PROXIES": whole_number("COMPANION_PROXIES", 0),
+        # Where a process LISTENs for other servers' changes, when not DATABASE_URL (which
+        # may go through a transaction pool, where LISTEN does not work).
+        "LISTEN_URL": os.environ.get("COMPANION_LISTEN_URL") or None,
         # Database connections a process may hold at once (a server database).
         "DB_POOL": whole_number("COMPANION_DB_POOL", DB_POOL),
         "MAX_CONTENT_LENGTH": 64 * 1024,

@@ -26,6 +26,7 @@ def event_stream(table: Table, viewer: Viewer, render: Callable[[Snapshot], str]
     def message(newest: int) -> tuple[int, str] | None:
         try:
             seen = snapshots.at_least(table_id, newest)
+            db.session.remove()  # before rendering, which needs only the snapshot
             if not still_valid(seen, viewer):
                 return None
             return seen.version, render(seen)

@@ -83,10 +83,6 @@ def views(app, made, logs: bool = True) -> list:
     return seen
 
 
-def new_app(url, tmp_path):
-    return make_app(url, tmp_path, COMPANION_TEST_SEEDS=True)
-
-
 def test_a_round_trip_through_another_database_keeps_every_game(tmp_path):
     original = make_app(f"sqlite:///{tmp_path / 'laptop.sqlite3'}", tmp_path)
     made = club_history(original)
