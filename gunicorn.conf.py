@@ -56,10 +56,12 @@ def on_starting(server):
     from flask_migrate import upgrade
 
     from companion import create_app
+    from companion.extensions import db
 
     app = create_app()
     with app.app_context():
         upgrade()
+        db.engine.dispose()  # the workers open their own; the master keeps none
 
 
 def post_worker_init(worker):

@@ -9,12 +9,16 @@ from flask import Flask
 from jinja2 import FileSystemLoader
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import config
+from . import config, transfer
 from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
+# How long a request waits for one of its process's database connections to be free
+# before it is answered 503 (the pool never opens more than it was given).
+POOL_TIMEOUT_SECONDS = 10
 
 
 @event.listens_for(Engine, "connect")
@@ -35,24 +39,25 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config.from_mapping(config.from_environment(app.instance_path))
     if overrides:
         app.config.update(overrides)
-    # A server database can drop connections (a restart): test each before use. A SQLite
-    # file cannot, and the test would cost a query per request.
-    remote = make_url(app.config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() != "sqlite"
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {
-        "pool_size": 10, "max_overflow": 90, "pool_pre_ping": remote})
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config))
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if app.config["PROXIES"]:
+        trusted = app.config["PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted, x_proto=trusted, x_host=trusted)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
 
-    from .web import api, compress, errors, links, lobby, screens
+    from .web import api, compress, errors, health, links, lobby, screens
+    app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
     compress.register(app, [root / "static" for root in file_roots()])
+    transfer.register(app)
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list
 
@@ -64,6 +69,23 @@ def file_roots() -> list[Path]:
     """Where templates/ and static/ are searched: the app's own, then the folder of any
     registered game that keeps its files outside the app (`Game.files`)."""
     return [ROOT] + [game.files for game in GAMES.values() if game.files is not None]
+
+
+def engine_options(settings) -> dict:
+    """A server database serves every process of every server within its
+    max_connections: each process keeps at most DB_POOL connections (and its one LISTEN
+    connection), and a request waits briefly for a free one rather than opening more.
+    Connections are tested before use, as a server can drop them (a restart). A SQLite
+    file has no such limit and cannot drop a connection."""
+    if make_url(settings["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "sqlite":
+        return {"pool_size": 10, "max_overflow": 90}
+    options = {"pool_size": settings["DB_POOL"], "max_overflow": 0,
+               "pool_timeout": POOL_TIMEOUT_SECONDS, "pool_pre_ping": True}
+    if settings.get("LISTEN_URL"):
+        # DATABASE_URL goes through a transaction pool (PgBouncer), where a statement
+        # prepared in one transaction's session is gone in the next one's.
+        options["connect_args"] = {"prepare_threshold": None}
+    return options
 
 
 def name_list(player_ids: list[int], names: dict[int, str]) -> str:
@@ -83,6 +105,7 @@ def _watch_other_processes(app: Flask) -> None:
 
     app.extensions["companion_read_versions"] = read_versions
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    listen = make_url(app.config.get("LISTEN_URL") or url)
     app.extensions["companion_listen_dsn"] = (
-        url.set(drivername="postgresql").render_as_string(hide_password=False)
+        listen.set(drivername="postgresql").render_as_string(hide_password=False)
         if url.get_backend_name() == "postgresql" else None)

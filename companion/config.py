@@ -6,6 +6,9 @@ import secrets
 from pathlib import Path
 
 
+DB_POOL = 10
+
+
 def secret_key(instance_path: str) -> str:
     """SECRET_KEY from the environment, else one generated once and kept in the
     instance folder so sessions and CSRF tokens survive a restart."""
@@ -31,12 +34,31 @@ def database_url(instance_path: str) -> str:
     return "sqlite:///" + str(Path(instance_path) / "companion.sqlite3")
 
 
+def whole_number(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise SystemExit(f"{name} must be a whole number, not {value!r}.")
+    return int(value)
+
+
 def from_environment(instance_path: str) -> dict:
     return {
         "SECRET_KEY": secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         "PUBLIC_URL": os.environ.get("COMPANION_PUBLIC_URL", "").rstrip("/"),
         "RATELIMIT_ENABLED": os.environ.get("COMPANION_RATELIMIT", "on") != "off",
+        # Where the limits are counted: memory (one process) or a storage all the workers
+        # and servers share (redis://..., memcached://...).
+        "RATELIMIT_STORAGE_URI": os.environ.get("COMPANION_RATELIMIT_STORAGE") or "memory://",
+        # How many reverse proxies in front may be trusted to tell a phone's address.
+        "PROXIES": whole_number("COMPANION_PROXIES", 0),
+        # Where a process LISTENs for other servers' changes, when not DATABASE_URL (which
+        # may go through a transaction pool, where LISTEN does not work).
+        "LISTEN_URL": os.environ.get("COMPANION_LISTEN_URL") or None,
+        # Database connections a process may hold at once (a server database).
+        "DB_POOL": whole_number("COMPANION_DB_POOL", DB_POOL),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_HTTPONLY": True,

@@ -14,6 +14,7 @@ STATUS = {
     "too_many_requests": 429,
     "illegal": 422,
     "internal": 500,
+    "unavailable": 503,
 }
 
 
@@ -50,3 +51,9 @@ def conflict(message: str) -> CompanionError:
 
 def illegal(message: str) -> CompanionError:
     return CompanionError("illegal", message)
+
+
+def unavailable() -> CompanionError:
+    """The database refused or did not answer in time: the caller may simply retry."""
+    return CompanionError("unavailable", "The server is busy or its database is out of "
+                          "reach; nothing was changed. Try again in a moment.")

@@ -24,7 +24,11 @@ def missed_lookup(response) -> bool:
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://",
+# Keyed on the address that reached this server: a phone's own address only when
+# COMPANION_PROXIES says which forwarded headers to trust (ProxyFix, in create_app). When a
+# shared storage (RATELIMIT_STORAGE_URI) cannot be reached, each process counts in memory
+# until it can again.
+limiter = Limiter(key_func=get_remote_address, in_memory_fallback_enabled=True,
                   default_limits=[], headers_enabled=True,
                   application_limits=[LOOKUP_MISSES],
                   application_limits_deduct_when=missed_lookup)

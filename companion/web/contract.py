@@ -101,6 +101,20 @@ def _operation(summary: str, ok: int, body: dict | None = None, answer: dict | N
     return operation
 
 
+def _stream_operation() -> dict:
+    """The live stream: server-sent events, authorised like the view."""
+    operation = _operation("The table's changes as server-sent events", 200,
+                           errors=(401, 404, 503))
+    operation["description"] = (
+        "Sends `event: version` with `data: {\"version\": N, \"table\": VIEW}` on connect "
+        "and after every change, and a comment line at least every 15 s. It ends with "
+        "`event: revoked` when the caller's seat is given to another phone. A 503 (the "
+        "database busy) carries Retry-After: open the stream again then.")
+    operation["responses"]["200"] = {"description": "An endless event stream", "content": {
+        "text/event-stream": {"schema": {"type": "string"}}}}
+    return operation
+
+
 def openapi() -> dict:
     components: dict[str, Any] = {"Error": ERROR, "View": VIEW}
     for model in (CreateTable, JoinTable, StartTable, Reorder):
@@ -131,6 +145,7 @@ def openapi() -> dict:
             {"type": "object", "required": ["version", "events", "table"]})},
         "/api/v1/tables/{code}/undo": {"post": _operation("Undo the last action", 200,
                                                           answer=view)},
+        "/api/v1/tables/{code}/stream": {"get": _stream_operation()},
         "/api/v1/tables/{code}/log": {"get": _operation("The log as the caller may read it",
                                                         200, errors=(401, 404))},
         "/api/v1/tables/{code}/seats": {"post": _operation("Reorder seats (host)", 200,

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from ..errors import CompanionError
+from ..errors import CompanionError, unavailable
+
+# The database refused a connection, dropped it, or none was free in time: a moment later
+# it may answer, so the client is told to retry (phones' streams do it by themselves).
+DATABASE_UNAVAILABLE = (OperationalError, PoolTimeout)
+RETRY_AFTER_SECONDS = 2
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "bad_request", 409: "conflict", 413: "bad_request", 415: "bad_request",
@@ -45,6 +52,16 @@ def register(app: Flask) -> None:
         error = CompanionError(code, message)
         response = respond(error)
         return response[0], exc.code
+
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(PoolTimeout)
+    def database_unavailable(exc: Exception):
+        app.logger.warning("The database is unavailable on %s %s: %s", request.method,
+                           request.path, str(exc).splitlines()[0])
+        body, status = respond(unavailable())
+        response = app.make_response((body, status))
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

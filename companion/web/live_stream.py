@@ -1,7 +1,7 @@
 """The SSE response shared by the API stream and the screens' stream."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from flask import Response, current_app, stream_with_context
 
@@ -9,6 +9,7 @@ from .. import live, snapshots
 from ..auth import Viewer, still_valid
 from ..extensions import db
 from ..snapshots import Snapshot
+from .errors import DATABASE_UNAVAILABLE
 
 
 def event_stream(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], str],
@@ -24,12 +25,23 @@ def event_stream(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], s
     def message(newest: int) -> tuple[int, str] | None:
         try:
             seen = snapshots.at_least(table_id, newest)
+            db.session.remove()  # before rendering, which needs only the snapshot
             if not still_valid(seen, viewer):
                 return None
             return seen.version, render(seen)
         finally:
             db.session.remove()
 
-    body = live.stream(code, version, since, message)
+    body = until_the_database_fails(live.stream(code, version, since, message))
     return Response(stream_with_context(body), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def until_the_database_fails(body: Iterator[str]) -> Iterator[str]:
+    """The stream, ended (not broken off with an error) should the database refuse it a
+    connection: the client opens it again by itself (the stream's `retry:`), and catches
+    up on connect."""
+    try:
+        yield from body
+    except DATABASE_UNAVAILABLE:
+        current_app.logger.warning("A stream ended: its database is unavailable.")

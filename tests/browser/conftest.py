@@ -24,6 +24,11 @@ def pytest_collection_modifyitems(items):
 def browser():
     from playwright.sync_api import sync_playwright
 
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"No Chromium at {CHROMIUM}: install Debian's chromium package, or set "
+                    "COMPANION_CHROMIUM to a Chromium or Chrome executable. The browser "
+                    "tests are never skipped.", pytrace=False)
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser

@@ -44,7 +44,9 @@ def test_the_api_keeps_its_openapi_contract(live_server, mode):
     base = live_server.url
     schema = schemathesis.openapi.from_url(f"{base}/api/v1/openapi.json")
     tables = real_tables(base)
-    operations = [result.ok() for result in schema.get_all_operations()]
+    # The live stream never ends by itself: tests/web/test_live.py reads it over HTTP.
+    operations = [result.ok() for result in schema.get_all_operations()
+                  if result.ok().path != "/api/v1/tables/{code}/stream"]
     assert len(operations) >= 10
 
     for operation in operations:

@@ -1,0 +1,321 @@
+"""Export and import: every table of a database as one JSON document, to move a club
+from one database to another, keep a backup, or add one server's history to another's.
+
+`flask --app wsgi export FILE` writes {"format": "companion-export", "version": 1,
+"tables": [...]}, a table at a time, so a long history never sits in memory whole.
+`flask --app wsgi import FILE` loads such a document (wsgi brings the schema up to date
+first). A table already there, by code and creation time, is skipped, so importing twice
+changes nothing; a code taken by a different table refuses the whole file. Every log is
+replayed through its game's engine and must give the state stored beside it. A file is
+imported whole or not at all.
+
+Player ids are kept as they are: a game's state and log name players by id.
+"""
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, Optional, TextIO
+
+import click
+from flask.cli import with_appcontext
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy import func, text
+
+from .extensions import db
+from .games import GAMES
+from .games.replay import replay
+from .models import Event, Player, Table
+
+FORMAT = "companion-export"
+VERSION = 1
+
+
+class ImportRefused(click.ClickException):
+    """A file that cannot be imported: the message says why; nothing was changed."""
+
+
+# -- what a table is in the file ------------------------------------------------------
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PlayerRecord(Record):
+    id: int = Field(ge=1, le=2**31 - 1)
+    seat: int = Field(ge=0)
+    name: str = Field(min_length=1, max_length=24)
+    name_key: str = Field(min_length=1, max_length=24)
+    token_hash: str = Field(min_length=1, max_length=64)
+    local: bool
+    joined_at: str
+
+
+class EventRecord(Record):
+    seq: int = Field(ge=1)
+    kind: Literal["action", "undo"]
+    actor: Optional[int]
+    actor_key: str = Field(max_length=16)
+    action: Optional[dict[str, Any]]
+    notes: list[dict[str, Any]]
+    reveal: bool
+    undoes: Optional[int]
+    action_id: Optional[str] = Field(max_length=64)
+    version: int
+    at: str
+
+
+class TableRecord(Record):
+    code: str = Field(min_length=1, max_length=8)
+    game: str
+    options: dict[str, Any]
+    seed: Optional[int]
+    status: Literal["lobby", "playing", "finished"]
+    host_token_hash: str = Field(max_length=64)
+    first_player: Optional[int]
+    version: int = Field(ge=0)
+    moves: int = Field(ge=0)
+    state: Optional[dict[str, Any]]
+    created_at: str
+    updated_at: float = Field(strict=False)
+    finished_at: Optional[str]
+    next_code: Optional[str] = Field(max_length=8)
+    players: list[PlayerRecord]
+    events: list[EventRecord]
+
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _parse_time(value: str | None, code: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise ImportRefused(f"Table {code}: {value!r} is not a date and time.") from None
+
+
+# -- export ------------------------------------------------------------------------
+
+def table_record(table: Table) -> dict:
+    events = db.session.execute(
+        db.select(Event).where(Event.table_id == table.id).order_by(Event.seq)).scalars()
+    return {
+        "code": table.code, "game": table.game, "options": table.options,
+        "seed": table.seed, "status": table.status, "host_token_hash": table.host_token_hash,
+        "first_player": table.first_player, "version": table.version, "moves": table.moves,
+        "state": table.state, "created_at": _time(table.created_at),
+        "updated_at": table.updated_at, "finished_at": _time(table.finished_at),
+        "next_code": table.next_code,
+        "players": [{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
+                     "token_hash": p.token_hash, "local": p.local,
+                     "joined_at": _time(p.joined_at)} for p in table.players],
+        "events": [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "actor_key": e.actor_key,
+                    "action": e.action, "notes": e.notes, "reveal": e.reveal,
+                    "undoes": e.undoes, "action_id": e.action_id, "version": e.version,
+                    "at": _time(e.at)} for e in events],
+    }
+
+
+def export_to(out: TextIO) -> int:
+    """Write every table to `out`, oldest first, one at a time; how many."""
+    ids = db.session.execute(
+        db.select(Table.id).order_by(Table.created_at, Table.code)).scalars().all()
+    out.write(f'{{"format": "{FORMAT}", "version": {VERSION}, "tables": [')
+    for index, table_id in enumerate(ids):
+        out.write(",\n" if index else "\n")
+        json.dump(table_record(db.session.get(Table, table_id)), out, sort_keys=True)
+        db.session.expunge_all()  # what was written is not kept
+    out.write("\n]}\n")
+    return len(ids)
+
+
+# -- import ------------------------------------------------------------------------
+
+def read_document(path: Path) -> list[TableRecord]:
+    """The tables of an export file, checked for shape; refused with a clear reason."""
+    try:
+        content = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImportRefused(f"Cannot read {path}: {exc}.") from None
+    if not content.strip():
+        raise ImportRefused(f"{path} is empty: it is not a Companion export.")
+    try:
+        document = json.loads(content)
+    except json.JSONDecodeError as exc:
+        raise ImportRefused(f"{path} is not valid JSON (line {exc.lineno}, column "
+                            f"{exc.colno}): it may be cut short or damaged.") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ImportRefused(f"{path} is not a Companion export (no \"format\": \"{FORMAT}\").")
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ImportRefused(f"{path} has no valid format version.")
+    if version > VERSION:
+        raise ImportRefused(f"{path} is format version {version}, newer than this Companion "
+                            f"reads (version {VERSION}): upgrade Companion, then import it.")
+    tables = document.get("tables")
+    if not isinstance(tables, list):
+        raise ImportRefused(f"{path} has no list of tables.")
+    records = []
+    for index, data in enumerate(tables):
+        name = data.get("code") if isinstance(data, dict) else None
+        try:
+            records.append(TableRecord.model_validate(data))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise ImportRefused(f"Table {name or f'number {index + 1}'} in {path}: {where}: "
+                                f"{first['msg']}.") from None
+    return records
+
+
+def check_replay(record: TableRecord) -> None:
+    """The table's log, replayed through its engine, gives the state stored with it."""
+    code = record.code
+    engine = GAMES.get(record.game)
+    if engine is None:
+        raise ImportRefused(f"Table {code}: this server has no game {record.game!r}.")
+    if record.status == "lobby":
+        if record.state is not None or record.events:
+            raise ImportRefused(f"Table {code}: a table in its lobby has no state or log.")
+        return
+    if record.seed is None or record.state is None:
+        raise ImportRefused(f"Table {code}: a started table needs its seed and state.")
+    taken_back = {e.undoes for e in record.events if e.kind == "undo"}
+    in_effect = [e for e in sorted(record.events, key=lambda e: e.seq)
+                 if e.kind == "action" and e.seq not in taken_back]
+    seats = [p.id for p in sorted(record.players, key=lambda p: p.seat)]
+    start = seats.index(record.first_player) if record.first_player in seats else 0
+    try:
+        state = replay(engine, seats[start:] + seats[:start], record.options, record.seed,
+                       [(e.actor, e.action) for e in in_effect])
+        finished = engine.result(state) is not None
+    except Exception as exc:
+        raise ImportRefused(f"Table {code}: its log does not replay through the rules "
+                            f"of {engine.title}: {exc}") from None
+    if (json.loads(json.dumps(state)) != record.state or record.moves != len(in_effect)
+            or finished != (record.status == "finished")):
+        raise ImportRefused(f"Table {code}: replaying its log does not give the state stored "
+                            "with it; the file was changed or damaged.")
+
+
+def import_from(path: Path) -> tuple[int, int]:
+    """Import the tables of an export file: (imported, already there)."""
+    records = read_document(path)
+    codes = [record.code for record in records]
+    twice = {code for code in codes if codes.count(code) > 1}
+    if twice:
+        raise ImportRefused(f"The file holds table {sorted(twice)[0]} twice.")
+    present = {table.code: table for table in db.session.execute(
+        db.select(Table).where(Table.code.in_(codes))).scalars()} if codes else {}
+    new = []
+    for record in records:
+        existing = present.get(record.code)
+        if existing is None:
+            new.append(record)
+        elif _time(existing.created_at) != record.created_at:
+            raise ImportRefused(
+                f"The code {record.code} is already taken by a different table in this "
+                f"database (created {_time(existing.created_at)}, the file's "
+                f"{record.created_at}); nothing was imported.")
+    for record in new:
+        check_replay(record)
+    _check_player_ids(new)
+    try:
+        for record in new:
+            _insert(record)
+        db.session.flush()
+        _advance_player_ids()
+        db.session.commit()
+    except ImportRefused:
+        db.session.rollback()
+        raise
+    except Exception as exc:
+        db.session.rollback()
+        raise ImportRefused(f"The import was refused by the database, and nothing was "
+                            f"imported: {str(exc).splitlines()[0]}") from None
+    return len(new), len(records) - len(new)
+
+
+def _check_player_ids(records: list[TableRecord]) -> None:
+    owners: dict[int, str] = {}
+    for record in records:
+        for player in record.players:
+            if player.id in owners:
+                raise ImportRefused(f"Tables {owners[player.id]} and {record.code} in the file "
+                                    f"share the player id {player.id}.")
+            owners[player.id] = record.code
+    if not owners:
+        return
+    taken = db.session.execute(db.select(Player.id, Table.code).join(Table).where(
+        Player.id.in_(list(owners)))).first()
+    if taken is not None:
+        raise ImportRefused(
+            f"Table {owners[taken[0]]}: its player id {taken[0]} is used by table {taken[1]} "
+            "in this database; ids are kept as they are, so this file cannot be added to "
+            "this database. Nothing was imported.")
+
+
+def _insert(record: TableRecord) -> None:
+    code = record.code
+    table = Table(code=code, game=record.game, options=record.options, seed=record.seed,
+                  status=record.status, host_token_hash=record.host_token_hash,
+                  first_player=record.first_player, version=record.version,
+                  moves=record.moves, state=record.state,
+                  created_at=_parse_time(record.created_at, code),
+                  updated_at=record.updated_at,
+                  finished_at=_parse_time(record.finished_at, code),
+                  next_code=record.next_code)
+    table.players = [Player(id=p.id, seat=p.seat, name=p.name, name_key=p.name_key,
+                            token_hash=p.token_hash, local=p.local,
+                            joined_at=_parse_time(p.joined_at, code))
+                     for p in record.players]
+    db.session.add(table)
+    db.session.flush()
+    for e in record.events:
+        db.session.add(Event(table_id=table.id, seq=e.seq, kind=e.kind, actor=e.actor,
+                             actor_key=e.actor_key, action=e.action, notes=e.notes,
+                             reveal=e.reveal, undoes=e.undoes, action_id=e.action_id,
+                             version=e.version, at=_parse_time(e.at, code)))
+
+
+def _advance_player_ids() -> None:
+    """Players were inserted with their own ids: on PostgreSQL the id sequence must move
+    past them (SQLite takes the largest id plus one by itself)."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    largest = db.session.execute(db.select(func.max(Player.id))).scalar() or 0
+    db.session.execute(text("SELECT setval(pg_get_serial_sequence('players', 'id'), "
+                            "GREATEST(:largest, 1))"), {"largest": largest})
+
+
+# -- the commands ------------------------------------------------------------------
+
+@click.command("export")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def export_command(file: Path) -> None:
+    """Write every table to FILE as one JSON document."""
+    partial = file.with_name(file.name + ".partial")
+    with open(partial, "w", encoding="utf-8") as out:
+        count = export_to(out)
+    os.replace(partial, file)  # never a half-written file under the name asked for
+    click.echo(f"Exported {count} tables to {file}.")
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def import_command(file: Path) -> None:
+    """Load the tables of an export FILE into this database."""
+    imported, present = import_from(file)
+    click.echo(f"Imported {imported} tables from {file}; {present} were already here.")
+
+
+def register(app) -> None:
+    app.cli.add_command(export_command)
+    app.cli.add_command(import_command)

@@ -1,0 +1,214 @@
+"""`flask --app wsgi export FILE` and `import FILE`: a club's history moves between
+databases whole (SQLite to PostgreSQL and back, when COMPANION_TEST_DATABASE_URL names a
+server), and a file that is not a faithful export changes nothing."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from companion import tables
+from companion.auth import Viewer
+from companion.extensions import db
+from companion.games import GAMES
+from tests.conftest import Api, make_app, own_database
+from tests.trust.support import Referee, choose_move
+
+# Small boxes, so that games end in a few dozen moves.
+QUICK = {"go-big": {"copies_per_value": 4}}
+
+
+def play(app, api: Api, table, moves: int | None, seed: int) -> None:
+    """Random legal moves through the API: `moves` of them, or to the end (None)."""
+    referee, rng = Referee(app, table.code), random.Random(seed)
+    engine = GAMES[table.view()["game"]]
+    made = 0
+    while (snap := referee.read()).status != "finished" and (moves is None or made < moves):
+        player, action = choose_move(engine, snap.state, rng)
+        status, body = table.act(table.token_of(player), **action)
+        assert status == 200, body
+        made += 1
+    assert moves is not None or snap.status == "finished"
+
+
+def club_history(app) -> list:
+    """Every game finished, every game part-played (one with an undo), a lobby, and a
+    table the players moved on to with "play again"."""
+    api = Api(client=app.test_client())
+    made = []
+    for index, game in enumerate(GAMES):
+        engine = GAMES[game]
+        players = tuple(f"P{n}" for n in range(engine.min_players))
+        finished = api.table(game, players=players, seed=100 + index,
+                             options=QUICK.get(game))
+        play(app, api, finished, None, index)
+        playing = api.table(game, players=players, seed=200 + index, options=QUICK.get(game))
+        play(app, api, playing, 3, index)
+        made += [finished, playing]
+        if game == "go-big":  # nothing of Go Big's is revealed by a move: it can be undone
+            status, _ = api.call("POST", f"/tables/{playing.code}/undo", playing.host)
+            assert status == 200
+    made.append(api.table("go-big", players=("Ann", "Ben"), start=False))
+    with app.app_context():
+        again, _ = tables.play_again(tables.find_table(made[0].code), Viewer(is_host=True))
+        made.append(again.code)
+        db.session.remove()
+    return made
+
+
+def run(app, *args) -> tuple[int, str]:
+    result = app.test_cli_runner().invoke(args=list(args))
+    return result.exit_code, result.output
+
+
+def export(app, path) -> dict:
+    code, output = run(app, "export", str(path))
+    assert code == 0, output
+    return json.loads(path.read_text())
+
+
+def views(app, made, logs: bool = True) -> list:
+    """Everything every viewer of every table is shown: the view and the log."""
+    api = Api(client=app.test_client())
+    seen = []
+    for table in made:
+        if isinstance(table, str):
+            seen.append(api.call("GET", f"/tables/{table}"))
+            continue
+        for token in (None, table.host, *table.tokens.values()):
+            seen.append(api.call("GET", f"/tables/{table.code}", token))
+            if logs:
+                seen.append(api.call("GET", f"/tables/{table.code}/log", token))
+    return seen
+
+
+def test_a_round_trip_through_another_database_keeps_every_game(tmp_path):
+    original = make_app(f"sqlite:///{tmp_path / 'laptop.sqlite3'}", tmp_path)
+    made = club_history(original)
+    document = export(original, tmp_path / "laptop.json")
+    assert document["format"] == "companion-export" and document["version"] == 1
+    assert len(document["tables"]) == len(made)
+    assert {t["status"] for t in document["tables"]} == {"lobby", "playing", "finished"}
+
+    (tmp_path / "server").mkdir()
+    with own_database(tmp_path / "server") as server_url:  # PostgreSQL when a server is named
+        server = make_app(server_url, tmp_path)
+        code, output = run(server, "import", str(tmp_path / "laptop.json"))
+        assert code == 0, output
+        assert f"Imported {len(made)} tables" in output
+        assert export(server, tmp_path / "server.json") == document
+        assert views(server, made) == views(original, made)
+        # Importing twice changes nothing.
+        code, output = run(server, "import", str(tmp_path / "laptop.json"))
+        assert code == 0 and "Imported 0 tables" in output, output
+        assert export(server, tmp_path / "server-again.json") == document
+        # New games go on in the copy: fresh ids do not collide with the imported ones.
+        Api(client=server.test_client()).table("go-big", players=("Zed", "Yan"))
+        with server.app_context():
+            db.engine.dispose()
+
+    back = make_app(f"sqlite:///{tmp_path / 'back.sqlite3'}", tmp_path)
+    code, output = run(back, "import", str(tmp_path / "server.json"))
+    assert code == 0, output
+    assert export(back, tmp_path / "back.json") == document
+    assert views(back, made) == views(original, made)
+    # A game part-played goes on in the copy exactly as it would have in the original
+    # (the log's times aside).
+    unfinished = made[1]
+    for app in (original, back):
+        play(app, Api(client=app.test_client()), _rebound(unfinished, app), 2, 99)
+    assert views(back, [unfinished], logs=False) == views(original, [unfinished], logs=False)
+
+
+def _rebound(table, app):
+    table.api = Api(client=app.test_client())
+    return table
+
+
+@pytest.fixture
+def target(database_url, tmp_path):
+    """A database with a game in it, and its export before anything is tried."""
+    app = make_app(database_url, tmp_path)
+    table = Api(client=app.test_client()).table("go-big", players=("Ann", "Ben"), seed=5)
+    table.play_go_big(4)
+    before = export(app, tmp_path / "before.json")
+    yield app, before
+    with app.app_context():
+        db.engine.dispose()
+
+
+def refused(app, before, path, tmp_path, *expected: str) -> None:
+    code, output = run(app, "import", str(path))
+    assert code == 1, output
+    assert "Traceback" not in output
+    for words in expected:
+        assert words in output, output
+    assert export(app, tmp_path / "after.json") == before
+
+
+def other_export(tmp_path) -> dict:
+    """The export of another database: two games of Go Big under way."""
+    source = make_app(f"sqlite:///{tmp_path / 'source.sqlite3'}", tmp_path)
+    for seed in (9, 10):
+        table = Api(client=source.test_client()).table("go-big", players=("Cy", "Di"),
+                                                        seed=seed)
+        table.play_go_big(3)
+    document = export(source, tmp_path / "source.json")
+    with source.app_context():
+        db.engine.dispose()
+    return document
+
+
+def test_an_empty_a_cut_short_and_a_future_file_change_nothing(target, tmp_path):
+    app, before = target
+    document = other_export(tmp_path)
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    refused(app, before, empty, tmp_path, "empty", "not a Companion export")
+    whole = json.dumps(document)
+    cut = tmp_path / "cut.json"
+    cut.write_text(whole[: len(whole) * 2 // 3])
+    refused(app, before, cut, tmp_path, "not valid JSON", "cut short or damaged")
+    future = tmp_path / "future.json"
+    future.write_text(json.dumps({**document, "version": 2}))
+    refused(app, before, future, tmp_path, "format version 2", "upgrade Companion")
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"tables": []}))
+    refused(app, before, other, tmp_path, "not a Companion export")
+    misshapen = tmp_path / "misshapen.json"
+    broken = json.loads(whole)
+    broken["tables"][0]["players"][0]["id"] = "one"
+    misshapen.write_text(json.dumps(broken))
+    refused(app, before, misshapen, tmp_path, f"Table {broken['tables'][0]['code']}",
+            "players.0.id")
+
+
+def test_a_log_that_does_not_give_its_state_is_refused_naming_the_table(target, tmp_path):
+    app, before = target
+    document = other_export(tmp_path)
+    # Beside a valid table: the file is refused whole, not half-imported.
+    good, second = document["tables"]
+    tampered = json.loads(json.dumps(good))
+    seat = tampered["state"]["seats"][0]
+    seat["bank_cards"] = seat.get("bank_cards", 0) + 1
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps({**document, "tables": [tampered, second]}))
+    refused(app, before, path, tmp_path, f"Table {good['code']}",
+            "does not give the state stored")
+    unplayable = json.loads(json.dumps(good))
+    unplayable["events"][0]["action"] = {"type": "fly"}
+    path.write_text(json.dumps({**document, "tables": [second, unplayable]}))
+    refused(app, before, path, tmp_path, f"Table {good['code']}", "does not replay")
+
+
+def test_a_code_taken_by_a_different_table_is_refused(target, tmp_path):
+    app, before = target
+    document = other_export(tmp_path)
+    mine = before["tables"][0]
+    clash = json.loads(json.dumps(document["tables"][0]))
+    clash["code"] = mine["code"]
+    path = tmp_path / "clash.json"
+    path.write_text(json.dumps({**document, "tables": [clash]}))
+    refused(app, before, path, tmp_path, f"The code {mine['code']} is already taken",
+            "nothing was imported")

@@ -1,0 +1,57 @@
+"""`make run` in a fresh clone installs what the server needs and no more, and serves."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+
+import requests
+
+from tests.conftest import ROOT, free_port
+
+TEST_ONLY_PYTHON = ("pytest", "playwright", "hypothesis", "schemathesis")
+TEST_ONLY_NPM = ("axe-core", "lighthouse")
+
+
+def test_make_run_in_a_fresh_clone_installs_the_server_only(tmp_path):
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    port = free_port()
+    env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", WEB_CONCURRENCY="1",
+               DATABASE_URL=f"sqlite:///{tmp_path / 'club.sqlite3'}",
+               COMPANION_PUBLIC_URL=f"http://127.0.0.1:{port}")
+    env.pop("VIRTUAL_ENV", None)
+    log = open(tmp_path / "make-run.log", "w")
+    server = subprocess.Popen(["make", "run"], cwd=clone, env=env, stdout=log,
+                              stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 280
+        while True:
+            assert server.poll() is None, (tmp_path / "make-run.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "make run did not serve in time"
+            try:
+                if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2).ok:
+                    break
+            except requests.RequestException:
+                pass
+            time.sleep(0.5)
+        home = requests.get(f"http://127.0.0.1:{port}/", timeout=5).text
+        htmx = re.search(r'src="([^"]*vendor/htmx[^"]*)"', home).group(1)
+        assert requests.get(f"http://127.0.0.1:{port}{htmx}", timeout=5).status_code == 200
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        log.close()
+    python = clone / ".venv" / "bin" / "python"
+    for module in TEST_ONLY_PYTHON:
+        found = subprocess.run([str(python), "-c", f"import {module}"],
+                               capture_output=True).returncode == 0
+        assert not found, f"make run installed {module}"
+    assert (clone / "node_modules" / "htmx.org").is_dir()
+    for package in TEST_ONLY_NPM:
+        assert not (clone / "node_modules" / package).exists(), f"make run installed {package}"
+    assert (clone / "static" / "vendor" / "htmx.min.js").is_file()
+    output = (tmp_path / "make-run.log").read_text()
+    assert "db upgrade" not in output  # gunicorn.conf.py upgrades, once
