@@ -37,6 +37,8 @@ def from_environment(instance_path: str) -> dict:
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         "PUBLIC_URL": os.environ.get("COMPANION_PUBLIC_URL", "").rstrip("/"),
         "RATELIMIT_ENABLED": os.environ.get("COMPANION_RATELIMIT", "on") != "off",
+        # Lets a client fix the shuffle with a seed: for tests and benchmarks, never a club.
+        "TEST_SEEDS": os.environ.get("COMPANION_TEST_SEEDS", "off") == "on",
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_HTTPONLY": True,

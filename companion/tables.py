@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from markupsafe import Markup, escape
 from pydantic import ValidationError
 from sqlalchemy import func, text
@@ -430,8 +431,13 @@ def seat_order(table: Table, first_player: int | None) -> list[int]:
 
 
 def start(table: Table, viewer: Viewer, first_player: Any = None, seed: Any = None) -> None:
+    """Deal the game. The server draws the seed: a host who chose it could work out every
+    shuffle, so a seed sent is refused unless the server runs with test seeds (for the
+    tests and benchmarks only)."""
     _require_host(viewer)
     engine = game_of(table)
+    if seed is not None and not current_app.config.get("TEST_SEEDS"):
+        raise bad_request("This server chooses the shuffle.")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                              or not 0 <= seed <= SEED_MAX):
         raise bad_request(f"The seed is a whole number from 0 to {SEED_MAX}.")
