@@ -237,9 +237,11 @@ def _done(code: str, new_version: int, known: Snapshot | None = None) -> None:
     live.publish(code, new_version)
 
 
-def _change(table: Table, change) -> int:
+def _change(table: Table, change, log=None) -> int:
     """Run `change(table)` (which checks, then returns the values to set) as one
-    versioned write, retrying when a concurrent writer got there first."""
+    versioned write, retrying when a concurrent writer got there first. `log(table,
+    new_version)`, if given, writes its log entry once the version is claimed (as a move
+    does: no other writer adds to the log then)."""
     for _ in range(WRITE_RETRIES):
         with _writing():
             db.session.refresh(table, ROW_FIELDS + ["players"])
@@ -251,6 +253,8 @@ def _change(table: Table, change) -> int:
             code = table.code
             new_version = _claim(table, table.version, **values)
             if new_version is not None:
+                if log is not None:
+                    log(table, new_version)
                 db.session.commit()
                 _done(code, new_version)
                 return new_version
@@ -707,7 +711,8 @@ def undo(table: Table, viewer: Viewer, steps: Any = 1) -> None:
 
 def rejoin(table: Table, viewer: Viewer, player_id: int) -> str:
     """A new token for a player whose phone was lost or swapped; the old one stops
-    working at once, open streams included."""
+    working at once, open streams included. The token lets whoever holds it read the
+    seat's secrets, so the table is told in a log line that no undo takes back."""
     _require_host(viewer)
     token = new_token()
 
@@ -715,7 +720,14 @@ def rejoin(table: Table, viewer: Viewer, player_id: int) -> str:
         _player(table, player_id).token_hash = hash_token(token)
         return {}
 
-    _change(table, replace)
+    def tell_the_table(table: Table, new_version: int) -> None:
+        line = Note(f"The host gave {{name:{player_id}}}'s seat to a new phone; the old "
+                    "phone is signed out.")
+        db.session.add(Event(table_id=table.id, seq=_next_seq(table), kind="rejoin",
+                             actor=None, actor_key=viewer.actor_key, action=None,
+                             notes=[line.to_json()], version=new_version))
+
+    _change(table, replace, tell_the_table)
     return token
 
 
