@@ -4,8 +4,10 @@ from __future__ import annotations
 import random
 
 from companion.games.engine import HOST
+from companion.games.go_big import GoBig
 from tests.engines.test_big_money import (GAME as BIG_MONEY, act, assert_refused, buy_step,
                                           give, options, started, texts)
+from tests.engines.test_go_big import finished_with_banks
 
 
 # -- Big Money ---------------------------------------------------------------------------
@@ -69,3 +71,29 @@ def test_big_money_a_space_left_empty_waits_once_the_deck_runs_out():
     stock = give(state, 2, "sports", price=5, stock=True, name="Arena")
     act(state, 1, type="industry", face="sports")
     assert state["market"][0] == stock
+
+
+# -- Go Big ------------------------------------------------------------------------------
+# "4. Highest total wins! 5. Tie? The tied player with the most banked cards wins."
+
+def go_big_explanation(banks: dict[int, dict[int, int]]) -> str:
+    game = GoBig()
+    return game.result(finished_with_banks(game, banks, last=(1, 1))).explanation
+
+
+def test_go_big_explains_a_tie_of_two():
+    assert go_big_explanation({1: {}, 2: {6: 2}, 3: {3: 4}}) == (
+        "{name:3} and {name:2} both banked 12; {name:3} wins the tie with more banked cards "
+        "(4 against 2).")
+
+
+def test_go_big_explains_a_tie_of_three():
+    assert go_big_explanation({1: {}, 2: {6: 2}, 3: {3: 4}, 4: {4: 3}}) == (
+        "{name:3}, {name:4} and {name:2} all banked 12; {name:3} wins the tie with more "
+        "banked cards (4 against 3).")
+
+
+def test_go_big_explains_a_tie_of_four():
+    assert go_big_explanation({1: {}, 2: {6: 2}, 3: {3: 4}, 4: {4: 3}, 5: {2: 6}}) == (
+        "{name:5}, {name:3}, {name:4} and {name:2} all banked 12; {name:5} wins the tie with "
+        "more banked cards (6 against 4).")
