@@ -7,6 +7,9 @@ from companion.games.engine import HOST
 from companion.games.go_big import GoBig
 from tests.engines.test_big_money import (GAME as BIG_MONEY, act, assert_refused, buy_step,
                                           give, options, started, texts)
+from tests.engines.test_big_top import GAME as BIG_TOP
+from tests.engines.test_big_top import options as big_top_options
+from tests.engines.test_big_top import play_deal
 from tests.engines.test_go_big import finished_with_banks
 
 
@@ -97,3 +100,30 @@ def test_go_big_explains_a_tie_of_four():
     assert go_big_explanation({1: {}, 2: {6: 2}, 3: {3: 4}, 4: {4: 3}, 5: {2: 6}}) == (
         "{name:5}, {name:3}, {name:4} and {name:2} all banked 12; {name:5} wins the tie with "
         "more banked cards (6 against 4).")
+
+
+# -- Big Top, the Fan Tan variant ---------------------------------------------------------
+# "If you cannot play you must put a peanut in the pot and pass. [...] Play a predetermined
+# number of rounds, for a set time limit, or until one player goes 'broke'."
+
+def fan_tan_until_broke(peanuts: int, seed: int) -> dict:
+    state = BIG_TOP.setup([1, 2, 3], big_top_options(3, variant="fan-tan", peanuts=peanuts),
+                          random.Random(seed))
+    rng = random.Random(seed)
+    while state["step"] != "over":
+        play_deal(state, rng)
+    return state
+
+
+def test_fan_tan_broke_in_the_first_hand_says_so():
+    state = fan_tan_until_broke(peanuts=2, seed=1)
+    assert (state["broke"], state["deal_results"]) == (2, [])
+    assert BIG_TOP.result(state).explanation == (
+        "{name:3} wins with 2 peanuts, the most when {name:2} went broke in the first hand.")
+
+
+def test_fan_tan_broke_later_counts_the_hand_in_play():
+    state = fan_tan_until_broke(peanuts=3, seed=8)
+    assert (state["broke"], len(state["deal_results"])) == (3, 3)
+    assert BIG_TOP.result(state).explanation == (
+        "{name:1} wins with 5 peanuts, the most when {name:3} went broke in hand 4.")
