@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import threading
 
 import pytest
 
@@ -210,3 +211,40 @@ def test_the_old_phone_is_told_the_host_gave_its_seat_away(live_server):
     finally:
         api_stream.close()
         screen_stream.close()
+
+
+def test_rejoins_racing_moves_all_apply_and_the_log_stays_in_order(app, live_server):
+    api = Api(live_server.url)
+    table = api.table()
+    answers: list[int] = []
+
+    def rejoin_ben() -> None:
+        for _ in range(8):
+            status, body = api.call(
+                "POST", f"/tables/{table.code}/players/{table.ids['Ben']}/rejoin", table.host)
+            answers.append(status)
+            table.tokens["Ben"] = body["token"]
+
+    racer = threading.Thread(target=rejoin_ben)
+    racer.start()
+    moves = 0
+    while racer.is_alive() or moves < 12:
+        token = table.token_of(table.view()["turn"])
+        # 401: it is Ben's turn and his token was replaced meanwhile; 409: a rejoin got in
+        # between the view and the move
+        status, view = api.call("GET", f"/tables/{table.code}", token)
+        if status == 401:
+            continue
+        offered = view["actions"][0]
+        move = ({"type": "play", **offered["sets"][0]} if offered["type"] == "play"
+                else {"type": "draw", "source": offered["source"][0]})
+        status, body = table.act(token, version=view["version"], **move)
+        assert status in (200, 401, 409), body
+        moves += status == 200
+    racer.join()
+    assert answers == [200] * 8
+    lines = log_of(table)
+    assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1))
+    ben = "The host gave Ben's seat to a new phone; the old phone is signed out."
+    assert sum(line["summary"] == ben for line in lines) == 8
+    assert stored_moves(app, table.code) == moves == len(lines) - 8
