@@ -721,8 +721,9 @@ def rejoin(table: Table, viewer: Viewer, player_id: int) -> str:
         return {}
 
     def tell_the_table(table: Table, new_version: int) -> None:
-        line = Note(f"The host gave {{name:{player_id}}}'s seat to a new phone; the old "
-                    "phone is signed out.")
+        had_a_phone = not _player(table, player_id).local
+        line = Note(f"The host gave {{name:{player_id}}}'s seat to a new phone"
+                    + ("; the old phone is signed out." if had_a_phone else "."))
         db.session.add(Event(table_id=table.id, seq=_next_seq(table), kind="rejoin",
                              actor=None, actor_key=viewer.actor_key, action=None,
                              notes=[line.to_json()], version=new_version))

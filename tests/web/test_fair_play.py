@@ -248,3 +248,15 @@ def test_rejoins_racing_moves_all_apply_and_the_log_stays_in_order(app, live_ser
     ben = "The host gave Ben's seat to a new phone; the old phone is signed out."
     assert sum(line["summary"] == ben for line in lines) == 8
     assert stored_moves(app, table.code) == moves == len(lines) - 8
+
+
+def test_a_rejoin_for_a_player_without_a_phone_says_no_phone_was_signed_out(app, api):
+    table = api.table(start=False)
+    host = host_client(app, table.code, table.host)
+    csrf = csrf_of(page(host, f"/t/{table.code}/host"))
+    assert host.post(f"/t/{table.code}/players/local",
+                     data={"csrf_token": csrf, "name": "Dan"}).status_code == 303
+    dan = next(p["id"] for p in table.view()["players"] if p["name"] == "Dan")
+    status, _ = api.call("POST", f"/tables/{table.code}/players/{dan}/rejoin", table.host)
+    assert status == 200
+    assert log_of(table)[-1]["summary"] == "The host gave Dan's seat to a new phone."
