@@ -33,7 +33,8 @@ def main() -> None:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     workdir = Path(tempfile.mkdtemp(prefix="companion-cost-"))
     os.environ.update(DATABASE_URL=f"sqlite:///{workdir / 'cost.sqlite3'}",
-                      SECRET_KEY="bench-secret", COMPANION_RATELIMIT="off")
+                      SECRET_KEY="bench-secret", COMPANION_RATELIMIT="off",
+                      COMPANION_TEST_SEEDS="on")
     from flask_migrate import upgrade
 
     from companion import create_app

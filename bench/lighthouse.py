@@ -66,7 +66,8 @@ def start_server(workdir: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{workdir / 'lighthouse.sqlite3'}",
                PORT=str(port), HOST="127.0.0.1", SECRET_KEY="lighthouse-secret",
-               COMPANION_RATELIMIT="off", WEB_CONCURRENCY="1", COMPANION_THREADS="32")
+               COMPANION_RATELIMIT="off", COMPANION_TEST_SEEDS="on", WEB_CONCURRENCY="1",
+               COMPANION_THREADS="32")
     log = open(workdir / "gunicorn.log", "ab")
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py", "wsgi:app"],

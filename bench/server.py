@@ -32,7 +32,8 @@ class Server:
         self.log_path = workdir / "gunicorn.log"
         self.env = dict(os.environ, DATABASE_URL=f"sqlite:///{self.database}",
                         PORT=str(self.port), HOST="127.0.0.1", SECRET_KEY="bench-secret",
-                        COMPANION_RATELIMIT="off", PYTHONUNBUFFERED="1")
+                        COMPANION_RATELIMIT="off", COMPANION_TEST_SEEDS="on",
+                        PYTHONUNBUFFERED="1")
         self.env.update(overrides or {})
         self.process: subprocess.Popen | None = None
         self.seen_workers: set[int] = set()

@@ -59,6 +59,8 @@ def from_environment(instance_path: str) -> dict:
         "LISTEN_URL": os.environ.get("COMPANION_LISTEN_URL") or None,
         # Database connections a process may hold at once (a server database).
         "DB_POOL": whole_number("COMPANION_DB_POOL", DB_POOL),
+        # Lets a client fix the shuffle with a seed: for tests and benchmarks, never a club.
+        "TEST_SEEDS": os.environ.get("COMPANION_TEST_SEEDS", "off") == "on",
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_HTTPONLY": True,

@@ -157,14 +157,17 @@ def sse_lines(event: str, text: str) -> str:
     return f"event: {event}\n{data}\n\n"
 
 
-REVOKED = sse("revoked", {"message": "This phone's seat was given to another phone."})
+REVOKED_MESSAGE = "The host gave this seat to a new phone; this phone is signed out."
+REVOKED = sse("revoked", {"message": REVOKED_MESSAGE})
 
 
 def stream(code: str, version: int, since: int,
-           message: Callable[[int], tuple[int, str] | None]) -> Iterator[str]:
+           message: Callable[[int], tuple[int, str] | None],
+           revoked: str = REVOKED) -> Iterator[str]:
     """The server-sent events of one viewer of a table: `message(version)` renders what
     the viewer is told of the table at that version or newer (and which version that
-    was), or None once the viewer's seat was given to another phone (the stream ends).
+    was), or None once the viewer's seat was given to another phone: the stream then
+    sends `revoked` and ends.
     Sent at once when the table is newer than `since` (-1: on connect), then at every
     change; a comment line keeps the connection open. Ends when the process is
     stopping (the client reconnects, to this server once it is back or to another)."""
@@ -182,7 +185,7 @@ def stream(code: str, version: int, since: int,
                 continue
             told = message(newest)
             if told is None:
-                yield REVOKED
+                yield revoked
                 return
             known, text = told
             yield text

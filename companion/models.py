@@ -64,7 +64,8 @@ class Player(db.Model):
 
 
 class Event(db.Model):
-    """One entry of a table's log: an action, or the undo of an earlier action."""
+    """One entry of a table's log: an action, the undo of an earlier action, or the
+    host giving a seat to a new phone (a rejoin: a public line, never undone)."""
 
     __tablename__ = "events"
     __table_args__ = (
@@ -75,7 +76,7 @@ class Event(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
     seq: Mapped[int] = mapped_column()
-    kind: Mapped[str] = mapped_column(String(8))  # "action" | "undo"
+    kind: Mapped[str] = mapped_column(String(8))  # "action" | "undo" | "rejoin"
     actor: Mapped[int | None] = mapped_column()  # a player id; None for the host
     actor_key: Mapped[str] = mapped_column(String(16))  # "host" or "p<id>": who sent it
     action: Mapped[dict[str, Any] | None] = mapped_column(JSON)

@@ -64,7 +64,7 @@ def _effective(log: list[dict]) -> list[dict]:
     for entry in log:
         if entry["kind"] == "undo":
             stack.pop()
-        else:
+        elif entry["kind"] == "action":
             stack.append(entry)
     return stack
 

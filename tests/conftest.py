@@ -74,7 +74,7 @@ def database_url(tmp_path):
 def make_app(database_url: str, tmp_path: Path, **overrides):
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url,
               "SECRET_KEY": "test-secret", "RATELIMIT_ENABLED": False,
-              "PUBLIC_URL": "http://table.test:8000"}
+              "PUBLIC_URL": "http://table.test:8000", "TEST_SEEDS": True}
     config.update(overrides)
     app = create_app(config)
     with app.app_context():

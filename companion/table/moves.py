@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from pydantic import ValidationError
 
 from .. import snapshots
@@ -40,8 +41,13 @@ def refused(exc: IllegalAction) -> CompanionError:
 
 def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
           seed: Any = None) -> Snapshot:
+    """Deal the game. The server draws the seed: a host who chose it could work out every
+    shuffle, so a seed sent is refused unless the server runs with test seeds (for the
+    tests and benchmarks only)."""
     require_host(viewer)
     engine = GAMES[table.game]
+    if seed is not None and not current_app.config.get("TEST_SEEDS"):
+        raise bad_request("This server chooses the shuffle.")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                              or not 0 <= seed <= SEED_MAX):
         raise bad_request(f"The seed is a whole number from 0 to {SEED_MAX}.")

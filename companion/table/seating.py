@@ -5,12 +5,14 @@ import secrets
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy import func
 
 from ..auth import Viewer, hash_token, new_token
 from ..errors import bad_request, conflict, forbidden, not_found
 from ..extensions import db
 from ..games import GAMES, Game
-from ..models import Player, SavedDefaults, Table, utcnow
+from ..games.engine import Note
+from ..models import Event, Player, SavedDefaults, Table, utcnow
 from ..snapshots import Seat, Snapshot
 from .checks import validation_message
 from .read import CODE_LENGTH, NO_SUCH_PLAYER, find, seated
@@ -188,7 +190,8 @@ def choose_first(table: Snapshot, viewer: Viewer, player_id: int) -> Snapshot:
 
 def rejoin(table: Snapshot, viewer: Viewer, player_id: int) -> str:
     """A new token for a player whose phone was lost or swapped; the old one stops
-    working at once, open streams included."""
+    working at once, open streams included. The token lets whoever holds it read the
+    seat's secrets, so the table is told in a log line that no undo takes back."""
     require_host(viewer)
     token = new_token()
 
@@ -196,7 +199,17 @@ def rejoin(table: Snapshot, viewer: Viewer, player_id: int) -> str:
         player_at(row, player_id).token_hash = hash_token(token)
         return {}
 
-    change(table, replace)
+    def tell_the_table(row: Table, new_version: int) -> None:
+        had_a_phone = not player_at(row, player_id).local
+        line = Note(f"The host gave {{name:{player_id}}}'s seat to a new phone"
+                    + ("; the old phone is signed out." if had_a_phone else "."))
+        last = db.session.execute(
+            db.select(func.max(Event.seq)).where(Event.table_id == row.id)).scalar()
+        db.session.add(Event(table_id=row.id, seq=(last or 0) + 1, kind="rejoin",
+                             actor=None, actor_key=viewer.actor_key, action=None,
+                             notes=[line.to_json()], version=new_version))
+
+    change(table, replace, tell_the_table)
     return token
 
 

@@ -70,10 +70,13 @@ def done(code: str, new_version: int, known: Snapshot | None = None) -> None:
     live.publish(code, new_version)
 
 
-def change(table: Snapshot, edit: Callable[[Table], dict]) -> Snapshot:
+def change(table: Snapshot, edit: Callable[[Table], dict],
+           log: Callable[[Table, int], None] | None = None) -> Snapshot:
     """Make `edit` (which checks the table's row as it is now, may change its players,
     and returns the row's values to set) one versioned write, again when a concurrent
-    writer got there first; the table after it."""
+    writer got there first; the table after it. `log(row, new_version)`, if given, writes
+    the change's log entry once the version is claimed (no other writer adds to the log
+    then)."""
     row = db.session.get(Table, table.id)
     for _ in range(WRITE_RETRIES):
         with writing():
@@ -85,6 +88,8 @@ def change(table: Snapshot, edit: Callable[[Table], dict]) -> Snapshot:
                 continue
             new_version = claim(row.id, table.code, row.version, **values)
             if new_version is not None:
+                if log is not None:
+                    log(row, new_version)
                 db.session.commit()
                 done(table.code, new_version)
                 return snapshots.at_least(table.id, new_version)

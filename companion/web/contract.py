@@ -30,8 +30,10 @@ class JoinTable(Body):
 
 class StartTable(Body):
     first_player: Optional[int] = Field(None, description="Defaults to seat 0.")
-    seed: Optional[int] = Field(None, ge=0, le=SEED_MAX,
-                                description="Fixes every shuffle and random assignment.")
+    seed: Optional[int] = Field(None, ge=0, le=SEED_MAX, description=(
+        "Fixes every shuffle and random assignment. Refused (400, \"This server chooses "
+        "the shuffle.\") unless the server runs with COMPANION_TEST_SEEDS=on, for tests "
+        "and benchmarks; otherwise the server draws the seed."))
 
 
 class Reorder(Body):

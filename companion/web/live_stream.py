@@ -13,9 +13,10 @@ from .errors import DATABASE_UNAVAILABLE
 
 
 def event_stream(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], str],
-                 since: int = -1) -> Response:
+                 since: int = -1, revoked: str = live.REVOKED) -> Response:
     """A stream telling this viewer of every change of the table: `render` gives the
-    event for the table at a version (rendered in this request's context)."""
+    event for the table at a version (rendered in this request's context); `revoked`
+    is the last event, once the host gives the viewer's seat to a new phone."""
     app = current_app._get_current_object()
     live.start_watcher(app.extensions["companion_read_versions"],
                        app.extensions["companion_listen_dsn"])
@@ -32,7 +33,7 @@ def event_stream(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], s
         finally:
             db.session.remove()
 
-    body = until_the_database_fails(live.stream(code, version, since, message))
+    body = until_the_database_fails(live.stream(code, version, since, message, revoked))
     return Response(stream_with_context(body), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -131,8 +131,11 @@ def events(code: str):
     screen = request.args.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     since = request.args.get("since", "")
+    signed_out = render_template("_error.html", error=CompanionError(
+        "forbidden", live.REVOKED_MESSAGE))
     return event_stream(table, viewer, panel_message(screen, viewer),
-                        since=int(since) if since.isdigit() else -1)
+                        since=int(since) if since.isdigit() else -1,
+                        revoked=live.sse_lines("revoked", signed_out))
 
 
 INDEXED = re.compile(r"(.+)\[(\d{1,2})\]")

@@ -89,7 +89,8 @@ def test_a_swapped_phone_takes_the_seat_with_the_rejoin_link(live_server, new_ph
                             table.host)
     assert status == 200
     # The old phone is locked out at once, through its open stream.
-    expect(old.get_by_text("This device is not seated at this table")).to_be_visible()
+    expect(old.get_by_text("The host gave this seat to a new phone; this phone is signed out.")
+           ).to_be_visible()
     new = new_phone()
     new.goto(body["rejoin_url"].replace(body["rejoin_url"].split("/r/")[0], live_server.url))
     expect(new.locator(".turn")).to_have_text(re.compile("Your turn"))

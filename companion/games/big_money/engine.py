@@ -15,8 +15,8 @@ import random
 from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
                       competition_places)
 from . import biz_news
-from .assets import (INDUSTRY_NAMES, assets_of, describe, discard, discard_all, empty_slots,
-                     find_owned, label, new_asset, place_known_card, place_new_card,
+from .assets import (INDUSTRY_NAMES, assets_of, deck_is_empty, describe, discard, discard_all,
+                     empty_slots, find_owned, label, new_asset, place_known_card, place_new_card,
                      prepare_refill, public_asset)
 from .bank import (collect, collected_text, is_over, pay, roller_seat, seat_of,
                    seats_from_roller)
@@ -107,7 +107,7 @@ class BigMoney(Game):
         if seat is None:
             return []
         templates = self._step_templates(state, seat)
-        if empty_slots(state):
+        if empty_slots(state) and not deck_is_empty(state):
             templates.append(self._reveal_template(state))
         return templates
 
@@ -217,6 +217,9 @@ class BigMoney(Game):
     def _reveal(self, state, player, action: Reveal, rng) -> list[Note]:
         if state["market"][action.slot] is not None:
             raise IllegalAction(f"Market space {action.slot + 1} already holds an Asset.")
+        if deck_is_empty(state):
+            raise IllegalAction(f"The Asset deck is empty: Market space {action.slot + 1} "
+                                "stays empty until the next Asset is discarded.")
         reshuffled = state["asset_deck"]["reshuffled"]
         if action.asset_id is not None:
             if all(asset["id"] != action.asset_id for asset in reshuffled):

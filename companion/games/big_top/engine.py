@@ -442,8 +442,9 @@ class BigTop(Game):
             hands = len(state["deal_results"])
             amount = f"{best} peanut{'s' if best != 1 else ''}"
             span = f"after {hands} hand{'s' if hands != 1 else ''}"
-            if state["broke"] is not None:
-                span = f"when {{name:{state['broke']}}} went broke, {span}"
+            if state["broke"] is not None:  # in a hand still being played
+                in_play = "the first hand" if hands == 0 else f"hand {hands + 1}"
+                span = f"when {{name:{state['broke']}}} went broke in {in_play}"
         else:
             amount = f"${best}"
             span = f"after {state['deals']} deals"

@@ -230,8 +230,9 @@ class GoBig(Game):
             return (f"{names} share the victory: {top_score} banked each and "
                     f"{first[0].tiebreak['bank_cards']} banked cards each. Each of you went big!")
         if rivals:
-            beaten = join_names([f"{{name:{s.player}}}" for s in rivals])
-            return (f"{names} and {beaten} both banked {top_score}; {names} wins the tie with "
+            tied = join_names([f"{{name:{s.player}}}" for s in first + rivals])
+            every = "both" if len(rivals) == 1 else "all"
+            return (f"{tied} {every} banked {top_score}; {names} wins the tie with "
                     f"more banked cards ({first[0].tiebreak['bank_cards']} against "
                     f"{max(s.tiebreak['bank_cards'] for s in rivals)}).")
         return f"{names} wins with the highest banked total, {top_score}."

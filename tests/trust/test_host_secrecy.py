@@ -1,0 +1,66 @@
+"""The host usually plays too. The secrecy suite (test_secrecy.py) already searches what the
+host's token and host screen get in a seeded game of every registered game: the views, the
+log, the answers, the API and screen streams, the host's page, live panel and history, the
+undo confirmation of one move, the record before the end (refused). This adds what the
+host device can ask for beyond that, searched the same way after every move of the first
+HOST_MOVES of each game:
+
+- the preview of a move the host would make for the player awaited (with "as"; a game
+  whose moves need no confirmation answers 404);
+- the undo confirmation of several moves at once, which only the host gets;
+- a phone player's screens opened with the host's cookie (refused: "as-<id>" is only for a
+  player without a phone, and the host's cookie is not a player's).
+
+The only way to a seat's secrets left to the host is a rejoin, which the log tells the
+whole table (tests/web/test_fair_play.py).
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.trust.support import ALL_GAMES, choose_move, form_fields
+from tests.trust.test_secrecy import Game
+
+HOST_MOVES = 60
+UNDO_STEPS = 5
+
+
+def check_preview(game: Game) -> None:
+    snapshot = game.referee.read()
+    if snapshot.status != "playing":
+        return
+    player, move = choose_move(game.engine, snapshot.state, game.rng)
+    response = game.host.page("/preview", params=form_fields(move)
+                              + [("as", str(player)), ("screen", "host")])
+    assert response.status_code < 500, response.text[:300]
+    game.guard.html(response.text, None, f"the host's preview of a {move['type']}")
+
+
+def check_undo_confirmations(game: Game) -> None:
+    for steps in range(1, UNDO_STEPS + 1):
+        response = game.host.page("/undo", params={"screen": "host", "steps": str(steps)})
+        if response.status_code == 422:  # no more moves the host may undo
+            return
+        assert response.status_code == 200, response.text[:300]
+        game.guard.html(response.text, None, f"the host's undo confirmation of {steps}")
+
+
+def check_phone_screens_refused(game: Game) -> None:
+    for phone in game.phones:
+        for path in (f"/as/{phone.player}", f"/panel?screen=as-{phone.player}",
+                     "/panel?screen=phone", ""):
+            response = game.host.page(path)
+            assert response.status_code == 403, (path, response.status_code)
+            game.guard.html(response.text, None, f"the host's {path or 'phone page'}")
+
+
+@pytest.mark.parametrize("game_id", ALL_GAMES)
+def test_the_host_device_reaches_no_players_secret(game_id, app, live_server, streams):
+    game = Game(live_server.url, app, game_id, 0, streams)
+    game.now_showing()
+    check_phone_screens_refused(game)
+    while game.moves < HOST_MOVES and game.move() is not None:
+        check_preview(game)
+        check_undo_confirmations(game)
+        game.check_streams()
+    check_phone_screens_refused(game)
