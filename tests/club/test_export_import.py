@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from companion import tables
 from companion.auth import Viewer
 from companion.extensions import db
 from companion.games import GAMES
+from companion.table import read, seating
 from tests.conftest import Api, make_app, own_database
 from tests.trust.support import Referee, choose_move
 
@@ -51,8 +51,8 @@ def club_history(app) -> list:
             assert status == 200
     made.append(api.table("go-big", players=("Ann", "Ben"), start=False))
     with app.app_context():
-        again, _ = tables.play_again(tables.find_table(made[0].code), Viewer(is_host=True))
-        made.append(again.code)
+        again, _ = seating.play_again(read.find(made[0].code), Viewer(is_host=True))
+        made.append(again)
         db.session.remove()
     return made
 

@@ -12,7 +12,7 @@ from companion import config, live
 from companion.extensions import db
 from companion.models import Table
 from companion.records import replay_record
-from companion.tables import SEED_MAX
+from companion.table.moves import SEED_MAX
 from tests.conftest import Api, csrf_of, make_app, page
 from tests.trust.support import Stream
 
