@@ -890,3 +890,66 @@ def test_random_action_is_legal_at_every_step_and_follows_the_rng():
     first = GAME.random_action(setup, 1, random.Random(5))
     assert first["type"] in ("startup", "reveal")
     GAME.parse_action(first)
+
+
+# -- Big Money ---------------------------------------------------------------------------
+# "If the Asset deck is empty, shuffle the discard pile to create a new deck. If there is no
+# discard pile, leave that space in the Market empty and continue playing. The next time an
+# Asset is discarded, fill the empty space in the Market with it."
+
+def market_left_empty():
+    """A game whose Asset deck (4 cards, all in the market) and discard pile are empty
+    when player 1 buys from space 1."""
+    state = started((1, 2), ["sports", "travel"], opts=options(asset_cards=4))
+    buy_step(state, 1)
+    act(state, 1, type="buy", slot=0)
+    assert state["market"][0] is None and state["asset_deck"]["unseen"] == 0
+    assert state["asset_discard"] == [] and state["asset_deck"]["reshuffled"] == []
+    return state
+
+
+def test_big_money_offers_nobody_a_card_from_an_empty_deck():
+    state = market_left_empty()
+    for actor in (1, 2, HOST):
+        assert all(template["type"] != "reveal" for template in GAME.actions(state, actor))
+    for seed in range(20):
+        assert GAME.random_action(state, 2, random.Random(seed))["type"] != "reveal"
+
+
+def test_big_money_refuses_a_card_revealed_from_nowhere():
+    state = market_left_empty()
+    for player in (1, 2):
+        assert_refused(state, player, {"type": "reveal", "slot": 0,
+                                       "asset": {"industry": "food", "price": 5}})
+        assert_refused(state, player, {"type": "reveal", "slot": 0, "asset_id": 1})
+
+
+def test_big_money_fills_the_waiting_space_with_the_next_discard_the_host_included():
+    state = market_left_empty()
+    asset = give(state, 2, "food", name="Diner")
+    notes = act(state, HOST, type="adjust", player=2, amount=0, note="the box",
+                discard_asset=asset["id"])
+    assert texts(notes) == ["The host adjusts: the Diner of {name:2} is discarded into the "
+                            "empty Market space 1 (the box)."]
+    assert state["market"][0] == asset and state["asset_discard"] == []
+    stock = give(state, 1, "travel", price=5, stock=True, name="Cruise")
+    act(state, 2, type="industry", face="travel")
+    assert state["asset_discard"] == [stock]  # no space waits: the discard pile again
+
+
+def test_big_money_a_space_left_empty_waits_once_the_deck_runs_out():
+    state = started((1, 2), ["sports", "travel"], opts=options(asset_cards=5))
+    buy_step(state, 1)
+    act(state, 1, type="buy", slot=0)
+    act(state, 1, type="end_turn")  # space 1 left empty with one card still in the deck
+    assert any(t["type"] == "reveal" for t in GAME.actions(state, 2))
+    buy_step(state, 2)
+    act(state, 2, type="buy", slot=1)
+    act(state, 1, type="reveal", slot=1, asset={"industry": "food", "price": 5})
+    assert state["asset_deck"]["unseen"] == 0
+    assert all(t["type"] != "reveal" for t in GAME.actions(state, 1))
+    assert_refused(state, 1, {"type": "reveal", "slot": 0,
+                              "asset": {"industry": "food", "price": 5}})
+    stock = give(state, 2, "sports", price=5, stock=True, name="Arena")
+    act(state, 1, type="industry", face="sports")
+    assert state["market"][0] == stock

@@ -805,3 +805,30 @@ def test_the_secrecy_check_sees_a_leak():
     state["seats"][0]["hand"] = []  # the receipts alone leak too
     with pytest.raises(AssertionError):
         assert_nothing_leaks(LeakyBigTop(), state, [])
+
+
+# -- Big Top, the Fan Tan variant ---------------------------------------------------------
+# "If you cannot play you must put a peanut in the pot and pass. [...] Play a predetermined
+# number of rounds, for a set time limit, or until one player goes 'broke'."
+
+def fan_tan_until_broke(peanuts: int, seed: int) -> dict:
+    state = GAME.setup([1, 2, 3], options(3, variant="fan-tan", peanuts=peanuts),
+                          random.Random(seed))
+    rng = random.Random(seed)
+    while state["step"] != "over":
+        play_deal(state, rng)
+    return state
+
+
+def test_fan_tan_broke_in_the_first_hand_says_so():
+    state = fan_tan_until_broke(peanuts=2, seed=1)
+    assert (state["broke"], state["deal_results"]) == (2, [])
+    assert GAME.result(state).explanation == (
+        "{name:3} wins with 2 peanuts, the most when {name:2} went broke in the first hand.")
+
+
+def test_fan_tan_broke_later_counts_the_hand_in_play():
+    state = fan_tan_until_broke(peanuts=3, seed=8)
+    assert (state["broke"], len(state["deal_results"])) == (3, 3)
+    assert GAME.result(state).explanation == (
+        "{name:1} wins with 5 peanuts, the most when {name:3} went broke in hand 4.")

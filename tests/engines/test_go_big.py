@@ -968,3 +968,29 @@ def test_random_game_ends_with_cards_accounted_and_a_consistent_result(seed):
     for w in result.winners:
         assert "{name:%d}" % w in result.explanation
     assert json.loads(json.dumps(result.to_json()))["winners"] == result.winners
+
+
+# -- Go Big ------------------------------------------------------------------------------
+# "4. Highest total wins! 5. Tie? The tied player with the most banked cards wins."
+
+def tie_explanation(banks: dict[int, dict[int, int]]) -> str:
+    game = GoBig()
+    return game.result(finished_with_banks(game, banks, last=(1, 1))).explanation
+
+
+def test_go_big_explains_a_tie_of_two():
+    assert tie_explanation({1: {}, 2: {6: 2}, 3: {3: 4}}) == (
+        "{name:3} and {name:2} both banked 12; {name:3} wins the tie with more banked cards "
+        "(4 against 2).")
+
+
+def test_go_big_explains_a_tie_of_three():
+    assert tie_explanation({1: {}, 2: {6: 2}, 3: {3: 4}, 4: {4: 3}}) == (
+        "{name:3}, {name:4} and {name:2} all banked 12; {name:3} wins the tie with more "
+        "banked cards (4 against 3).")
+
+
+def test_go_big_explains_a_tie_of_four():
+    assert tie_explanation({1: {}, 2: {6: 2}, 3: {3: 4}, 4: {4: 3}, 5: {2: 6}}) == (
+        "{name:5}, {name:3}, {name:4} and {name:2} all banked 12; {name:5} wins the tie with "
+        "more banked cards (6 against 4).")
