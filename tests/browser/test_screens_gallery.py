@@ -121,7 +121,7 @@ def test_the_theme_follows_the_phone(site, new_phone):
 def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(live_server, new_phone):
     """Cat waits while Ann plays: each move swaps Cat's panel; nothing on Cat's screen
     moves (Cumulative Layout Shift 0 outside her own taps) and her scroll position stays."""
-    table = Api(live_server.url).table()
+    table = Api(live_server.local_url).table()
     cat = new_phone(**PHONE)
     cat.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Cat"],
                               "url": live_server.url}])
