@@ -147,18 +147,27 @@ Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
   request(type) { window.__wakeLocks.push(type); return Promise.resolve({release() {}}); }}});"""
 
 
-def test_the_screen_is_kept_awake_during_play_only(site, new_phone):
-    table = site.tables["go-big", "mid"]
+def test_on_localhost_the_wake_lock_api_keeps_the_screen_awake_during_play_only(site, new_phone):
+    """The smoke test on localhost, a secure context: there the Wake Lock API exists and is
+    used (every other phone test opens the site at its LAN name over plain HTTP)."""
+    playing, finished = site.tables["go-big", "mid"], site.tables["go-big", "end"]
     phone = new_phone(**PHONE)
     phone.context.add_init_script(WAKE_LOCK_SPY)
-    phone.context.add_cookies(site.cookies(table, site.awaited_token(table)))
-    phone.goto(site.url + "/")
+    phone.context.add_cookies([{**cookie, "url": site.local_url}
+                               for table in (playing, finished)
+                               for cookie in site.cookies(table, site.awaited_token(table))])
+    phone.goto(site.local_url + "/")
+    assert phone.evaluate("window.isSecureContext") is True
     assert phone.evaluate("window.__wakeLocks") == []
     for path in ("", "/host"):
-        phone.goto(f"{site.url}/t/{table.code}{path}")
+        phone.goto(f"{site.local_url}/t/{playing.code}{path}")
         expect(phone.locator("#panel")).to_be_visible()
         phone.wait_for_function("window.__wakeLocks.length > 0")
         assert phone.evaluate("window.__wakeLocks") == ["screen"]
+        phone.goto(f"{site.local_url}/t/{finished.code}{path}")
+        expect(phone.locator(".result")).to_be_visible()
+        phone.wait_for_timeout(200)
+        assert phone.evaluate("window.__wakeLocks") == []
 
 
 def png_size(data: bytes) -> tuple[int, int]:
