@@ -93,6 +93,8 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     assert status == 200
 
     # Setup: a Start-Up each (one tap), Ann turns the four market cards over.
+    previews = []  # the previews Ann's phone asks for: never with the CSRF token in the URL
+    ann.on("request", lambda request: previews.append(request.url) if "/preview" in request.url else None)
     for phone, industry in ((ann, "Food"), (ben, "Sports"), (cat, "Travel")):
         phone.get_by_role("group", name="Start-Up industry", exact=True).get_by_role("button", name=industry).click()
         expect(phone.locator(".bm-current")).to_contain_text(industry)
@@ -108,6 +110,7 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     shot(ann, "big-money-phone-reveal")
     ann.get_by_role("button", name="Put it in the market").click()
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn!"))
+    assert previews and not [url for url in previews if "csrf" in url.lower()], previews
     expect(ben.locator(".bm-market")).to_contain_text("Airline Stock")
     expect(ben.locator(".bm-market")).to_contain_text("pays 45 then discarded")
 
