@@ -148,3 +148,36 @@ def test_a_live_update_keeps_the_dice_tapped_and_the_hosts_open_adjustment(live_
                                                  timeout=SOON)
     expect(note).to_have_value("")  # a move made empties its form
     assert errors == {"phone": [], "host": []}
+
+
+def test_a_half_typed_market_card_survives_other_moves_until_its_space_is_filled(live_server, new_phone):
+    table = Api(live_server.local_url).table(game="big-money", seed=3)
+    for name, industry in (("Ann", "food"), ("Ben", "sports"), ("Cat", "travel")):
+        assert table.act(table.tokens[name], type="startup", industry=industry)[0] == 200
+    ann = seat_phone(new_phone, live_server.url, table, "Ann")
+    errors = console_errors(ann)
+    expect(ann.get_by_role("heading", name="Turn over the market cards")).to_be_visible()
+
+    # Ann is typing the first card when Cat changes her Start-Up: the card stays, with its preview.
+    ann.locator("label[for=bm-reveal-entertainment]").click()
+    ann.get_by_label("Price", exact=True).fill("30")
+    ann.get_by_label("Name on the card").fill("Arena")
+    expect(ann.locator(".bm-confirm")).to_contain_text("Arena", timeout=SOON)
+    version = int(ann.locator("#panel").get_attribute("data-version"))
+    assert table.act(table.tokens["Cat"], type="startup", industry="technology")[0] == 200
+    expect(ann.locator("#panel")).to_have_attribute("data-version", str(version + 1), timeout=SOON)
+    expect(ann.locator("#bm-reveal-entertainment")).to_be_checked()
+    expect(ann.get_by_label("Price", exact=True)).to_have_value("30")
+    expect(ann.get_by_label("Name on the card")).to_have_value("Arena")
+    expect(ann.locator(".bm-confirm")).to_contain_text("Arena")
+
+    # Ben enters a card into the space she was filling: her form starts afresh.
+    status, body = table.act(table.tokens["Ben"], type="reveal", slot=0,
+                             asset={"industry": "food", "price": 10})
+    assert status == 200, body
+    expect(ann.locator(".bm-market .bm-slot").first).to_contain_text("Food", timeout=SOON)
+    expect(ann.get_by_label("Price", exact=True)).to_have_value("")
+    expect(ann.get_by_label("Name on the card")).to_have_value("")
+    expect(ann.locator("#bm-reveal-entertainment")).not_to_be_checked()
+    expect(ann.locator(".bm-confirm")).to_have_count(0)
+    assert errors == []
