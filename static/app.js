@@ -14,7 +14,7 @@
   // the screen on instead (phone browsers hold the screen for a playing video), started
   // from the first tap as browsers require. Both stop when the game ends or the page is
   // hidden, and are asked for again when the page is shown.
-  var sentinel = null;
+  var lock = null; // the screen wake lock asked for (a promise of it, null if it failed)
 
   function playing() {
     var shown = panel();
@@ -25,9 +25,13 @@
   function keepAwake() {
     var video = document.getElementById("awake");
     if (!playing()) {
-      if (sentinel) {
-        sentinel.release().catch(function () {});
-        sentinel = null;
+      if (lock) {
+        lock.then(function (held) {
+          if (held) {
+            held.release().catch(function () {});
+          }
+        });
+        lock = null;
       }
       if (video && !video.paused) {
         video.pause();
@@ -35,11 +39,20 @@
       return;
     }
     if ("wakeLock" in navigator) {
-      if (!sentinel) {
-        navigator.wakeLock.request("screen").then(function (lock) {
-          sentinel = lock;
-          lock.addEventListener("release", function () { sentinel = null; });
-        }).catch(function () {});
+      if (!lock) {
+        var asked = lock = navigator.wakeLock.request("screen").then(function (held) {
+          held.addEventListener("release", function () {
+            if (lock === asked) {
+              lock = null; // the browser let it go (the page was hidden): ask again when shown
+            }
+          });
+          return held;
+        }).catch(function () {
+          if (lock === asked) {
+            lock = null;
+          }
+          return null;
+        });
       }
     } else if (video && tapped && video.paused) {
       video.play().catch(function () {});

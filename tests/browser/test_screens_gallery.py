@@ -144,7 +144,8 @@ def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(live_server, new_pho
 
 WAKE_LOCK_SPY = """window.__wakeLocks = [];
 Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
-  request(type) { window.__wakeLocks.push(type); return Promise.resolve({release() {}}); }}});"""
+  request(type) { window.__wakeLocks.push(type);
+    return Promise.resolve({release() { return Promise.resolve(); }, addEventListener() {}}); }}});"""
 
 
 def test_on_localhost_the_wake_lock_api_keeps_the_screen_awake_during_play_only(site, new_phone):
