@@ -67,14 +67,13 @@
   var SOUND_KEY = "companion-turn-sound";
   var wasYours = null;
   var audio = null;
-
-  function soundOn() {
+  var soundOn = (function () {
     try {
       return localStorage.getItem(SOUND_KEY) === "on";
     } catch (error) {
-      return false;
+      return false; // storage refused (private browsing): off until turned on here
     }
-  }
+  })();
 
   function audioContext() {
     var Context = window.AudioContext || window.webkitAudioContext;
@@ -118,7 +117,7 @@
       if (navigator.vibrate) {
         navigator.vibrate(200);
       }
-      if (soundOn()) {
+      if (soundOn) {
         chime();
       }
     }
@@ -130,33 +129,32 @@
     if (!toggle || !(window.AudioContext || window.webkitAudioContext)) {
       return;
     }
-    toggle.checked = soundOn();
+    toggle.checked = soundOn;
     var setting = toggle.closest("[hidden]");
     if (setting) {
       setting.removeAttribute("hidden");
     }
     toggle.addEventListener("change", function () {
+      soundOn = toggle.checked;
       try {
-        localStorage.setItem(SOUND_KEY, toggle.checked ? "on" : "off");
+        localStorage.setItem(SOUND_KEY, soundOn ? "on" : "off");
       } catch (error) { /* private browsing: the choice lasts this page only */ }
-      if (toggle.checked) {
+      if (soundOn) {
         chime(); // what it sounds like, and the tap lets the browser play it later
       }
     });
   }
 
-  function firstTap() {
-    if (tapped) {
-      return;
-    }
+  // Every tap may start what needs one (the video, the sound), should the first have failed.
+  function tap() {
     tapped = true;
     keepAwake();
-    if (soundOn()) {
+    if (soundOn && !audio) {
       audioContext();
     }
   }
-  document.addEventListener("click", firstTap, true);
-  document.addEventListener("keydown", firstTap, true);
+  document.addEventListener("click", tap, true);
+  document.addEventListener("keydown", tap, true);
 
   // -- Following the table ---------------------------------------------------------------
   function resync() {
