@@ -28,6 +28,7 @@ static/vendor/.installed: package.json package-lock.json
 	mkdir -p static/vendor
 	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
 	cp node_modules/htmx-ext-sse/dist/sse.min.js static/vendor/sse.js
+	cp node_modules/idiomorph/dist/idiomorph-ext.min.js static/vendor/idiomorph-ext.js
 	touch $@
 
 node_modules/.installed-test: static/vendor/.installed

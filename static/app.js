@@ -2,15 +2,161 @@
 (function () {
   "use strict";
 
-  // Keep the screen awake during play (where the browser allows it); the lock is
-  // released whenever the page is hidden, so it is asked for again on return.
+  var tapped = false; // the player has tapped the page: what browsers ask before a buzz or a sound
+
+  function panel() {
+    return document.getElementById("panel");
+  }
+
+  // -- Keeping the screen awake during play --------------------------------------------
+  // The Wake Lock API where the browser has it (secure contexts only: HTTPS or localhost).
+  // Over plain HTTP on the LAN it is missing: a muted, looping, inline video playing keeps
+  // the screen on instead (phone browsers hold the screen for a playing video), started
+  // from the first tap as browsers require. Both stop when the game ends or the page is
+  // hidden, and are asked for again when the page is shown.
+  var lock = null; // the screen wake lock asked for (a promise of it, null if it failed)
+
+  function playing() {
+    var shown = panel();
+    return document.body.hasAttribute("data-wake-lock") && document.visibilityState === "visible" &&
+      !(shown && shown.getAttribute("data-status") === "finished");
+  }
+
   function keepAwake() {
-    if (document.body.hasAttribute("data-wake-lock") && "wakeLock" in navigator &&
-        document.visibilityState === "visible") {
-      navigator.wakeLock.request("screen").catch(function () {});
+    var video = document.getElementById("awake");
+    if (!playing()) {
+      if (lock) {
+        lock.then(function (held) {
+          if (held) {
+            held.release().catch(function () {});
+          }
+        });
+        lock = null;
+      }
+      if (video && !video.paused) {
+        video.pause();
+      }
+      return;
+    }
+    if ("wakeLock" in navigator) {
+      if (!lock) {
+        var asked = lock = navigator.wakeLock.request("screen").then(function (held) {
+          held.addEventListener("release", function () {
+            if (lock === asked) {
+              lock = null; // the browser let it go (the page was hidden): ask again when shown
+            }
+          });
+          return held;
+        }).catch(function () {
+          if (lock === asked) {
+            lock = null;
+          }
+          return null;
+        });
+      }
+    } else if (video && tapped && video.paused) {
+      video.play().catch(function () {});
     }
   }
 
+  // -- Telling the player their turn has come -------------------------------------------
+  // The title starts with "Your turn" while this phone's player is asked to act; when the
+  // turn arrives the phone buzzes (after a first tap, as browsers require) and, if this
+  // phone turned it on, plays a short sound. The live region announces it as well.
+  var YOUR_TURN = "Your turn · ";
+  var SOUND_KEY = "companion-turn-sound";
+  var wasYours = null;
+  var audio = null;
+  var soundOn = (function () {
+    try {
+      return localStorage.getItem(SOUND_KEY) === "on";
+    } catch (error) {
+      return false; // storage refused (private browsing): off until turned on here
+    }
+  })();
+
+  function audioContext() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) {
+      audio = new Context();
+    }
+    if (audio && audio.state === "suspended") {
+      audio.resume().catch(function () {});
+    }
+    return audio;
+  }
+
+  function chime() {
+    var context = audioContext();
+    if (!context) {
+      return;
+    }
+    var now = context.currentTime;
+    [0, 0.16].forEach(function (delay, index) {
+      var tone = context.createOscillator();
+      var volume = context.createGain();
+      tone.frequency.value = index ? 1175 : 880;
+      volume.gain.setValueAtTime(0.0001, now + delay);
+      volume.gain.exponentialRampToValueAtTime(0.25, now + delay + 0.02);
+      volume.gain.exponentialRampToValueAtTime(0.0001, now + delay + 0.22);
+      tone.connect(volume).connect(context.destination);
+      tone.start(now + delay);
+      tone.stop(now + delay + 0.25);
+    });
+  }
+
+  function followTurn() {
+    var shown = panel();
+    if (!document.body.hasAttribute("data-turn-signals") || !shown) {
+      return;
+    }
+    var yours = shown.hasAttribute("data-your-turn");
+    var title = document.title.replace(YOUR_TURN, "");
+    document.title = (yours ? YOUR_TURN : "") + title;
+    if (yours && wasYours === false && tapped) {
+      if (navigator.vibrate) {
+        navigator.vibrate(200);
+      }
+      if (soundOn) {
+        chime();
+      }
+    }
+    wasYours = yours;
+  }
+
+  function settingUp() {
+    var toggle = document.getElementById("turn-sound");
+    if (!toggle || !(window.AudioContext || window.webkitAudioContext)) {
+      return;
+    }
+    toggle.checked = soundOn;
+    var setting = toggle.closest("[hidden]");
+    if (setting) {
+      setting.removeAttribute("hidden");
+    }
+    toggle.addEventListener("change", function () {
+      soundOn = toggle.checked;
+      try {
+        localStorage.setItem(SOUND_KEY, soundOn ? "on" : "off");
+      } catch (error) { /* private browsing: the choice lasts this page only */ }
+      if (soundOn) {
+        chime(); // what it sounds like, and the tap lets the browser play it later
+      }
+    });
+  }
+
+  // Every tap may start what needs one (the video, the sound), should the first have failed.
+  function tap() {
+    tapped = true;
+    keepAwake();
+    if (soundOn && !audio) {
+      audioContext();
+    }
+  }
+  document.addEventListener("click", tap, true);
+  document.addEventListener("keydown", tap, true);
+
+  // -- Following the table ---------------------------------------------------------------
   function resync() {
     document.body.dispatchEvent(new Event("resync"));
   }
@@ -19,8 +165,8 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") {
       resync();
-      keepAwake();
     }
+    keepAwake();
   });
 
   // The stream can outlive a dropped network, so a refresh it asked for may fail: ask
@@ -42,8 +188,8 @@
   }
 
   function shownVersion() {
-    var panel = document.getElementById("panel");
-    return panel ? Number(panel.getAttribute("data-version")) : null;
+    var shown = panel();
+    return shown ? Number(shown.getAttribute("data-version")) : null;
   }
 
   // A pushed panel is dropped unless newer (a move's answer often brings it first).
@@ -55,18 +201,87 @@
   });
 
   // An answered panel is dropped only when older (the same version may bring an error).
+  // A move that went through leaves its form empty, and the previews shown beside it.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
-    var answered = versionOf(event.detail.serverResponse);
-    if (target && target.id === "panel" && answered !== null && shownVersion() !== null &&
-        answered < shownVersion()) {
-      event.detail.shouldSwap = false;
+    if (!target || target.id !== "panel") {
+      return;
     }
+    var answered = versionOf(event.detail.serverResponse);
+    if (answered !== null && shownVersion() !== null && answered < shownVersion()) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    var sender = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var form = sender && (sender.form || (sender.closest && sender.closest("form")));
+    if (event.detail.xhr && event.detail.xhr.status < 300) {
+      if (form) {
+        form.reset();
+      }
+      target.querySelectorAll("[data-preview]").forEach(function (box) {
+        box.replaceChildren();
+      });
+    }
+  });
+
+  // Panels are morphed in (htmx's idiomorph extension), so what a player is entering
+  // survives an update that keeps its form: a field the player changed keeps its value, a
+  // preview shown on this phone stays, and the focus and the scroll stay. A form the
+  // update removes goes; one whose data-entry changed (another decision) starts afresh.
+  function isEntry(field) {
+    return field.form && field.type !== "hidden" && field.type !== "submit" && field.type !== "button";
+  }
+
+  function entered(field) {
+    if (field.type === "checkbox" || field.type === "radio") {
+      return field.checked !== field.defaultChecked;
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  function keepEntries() {
+    if (!window.Idiomorph) {
+      return;
+    }
+    var callbacks = window.Idiomorph.defaults.callbacks;
+    callbacks.beforeAttributeUpdated = function (name, element) {
+      if (name === "open" && element.tagName === "DETAILS") {
+        return false; // a section stays as the player opened or closed it
+      }
+      return !((name === "value" || name === "checked") && isEntry(element) && entered(element));
+    };
+    callbacks.beforeNodeMorphed = function (old, next) {
+      if (old.nodeType !== Node.ELEMENT_NODE) {
+        return true;
+      }
+      if (old.tagName === "FORM" && old.getAttribute("data-entry") !== next.getAttribute("data-entry")) {
+        old.reset();
+      }
+      return !(old.hasAttribute("data-preview") && old.childElementCount && !next.childElementCount);
+    };
+  }
+
+  // A preview that needs the whole form (data-preview-when="complete") is asked for only
+  // once every required field holds something: never a request bound to fail.
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    var asker = form && form.querySelector("[data-preview-when=complete]");
+    if (asker && form.checkValidity()) {
+      asker.dispatchEvent(new Event("complete"));
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    followTurn();
+    keepAwake();
   });
 
   // The rejoin link carries the seat's token after "#", which browsers never send to a
   // server; this page posts it so the server can set the cookie.
   document.addEventListener("DOMContentLoaded", function () {
+    keepEntries();
+    settingUp();
+    followTurn();
     keepAwake();
     var form = document.querySelector("form[data-rejoin]");
     if (form && location.hash.length > 1) {

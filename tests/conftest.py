@@ -101,10 +101,15 @@ class QuietHandler(WSGIRequestHandler):
 
 
 class LiveServer:
-    def __init__(self, app):
+    """The app on a real HTTP server on loopback. `url` is the origin browsers open: the
+    browser tests give it a LAN-like name their Chromium maps to loopback (a phone's plain
+    HTTP, not a secure context); `local_url` is where test code calls it."""
+
+    def __init__(self, app, name: str = "127.0.0.1"):
         self.app = app
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.local_url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://{name}:{self.port}"
         self.server = make_server("127.0.0.1", self.port, app, threaded=True,
                                   request_handler=QuietHandler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

@@ -1,4 +1,10 @@
-"""Real Chromium (Debian's package) driven by Playwright against a real server."""
+"""Real Chromium (Debian's package) driven by Playwright against a real server.
+
+Phones at a real table open the server by its LAN address over plain HTTP, which browsers
+treat as an insecure context (no Wake Lock API, no service worker). So the browser tests
+open it at http://table.lan:PORT: Chromium maps that name to loopback, and the page sees a
+LAN-like origin that is not a secure context. Test code reaches the same server at
+`local_url`."""
 from __future__ import annotations
 
 import os
@@ -7,10 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import LiveServer
+
+LAN_NAME = "table.lan"
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-dev-shm-usage"]
+        "--disable-dev-shm-usage", f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 
 
@@ -33,6 +42,16 @@ def browser():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def live_server(app):
+    """The app served as phones on the table's Wi-Fi reach it, its join links included."""
+    server = LiveServer(app, LAN_NAME)
+    app.config["PUBLIC_URL"] = server.url
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

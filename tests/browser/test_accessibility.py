@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 from companion.extensions import db
 from companion.games import GAMES
 from companion.table import read
+from tests.browser.conftest import LAN_NAME
 from tests.conftest import ROOT, Api, LiveServer, Seated, make_app
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -78,7 +79,8 @@ def bot_moves(app, table: Seated, moves: int | None, seed: int = 1, until=None) 
 
 @dataclass
 class Site:
-    url: str
+    url: str  # what the phones open (a LAN name over plain HTTP)
+    local_url: str  # where test code calls the same server
     app: object
     tables: dict = field(default_factory=dict)  # (game, phase) -> Seated
 
@@ -96,9 +98,10 @@ class Site:
 def build_site(tmp: Path) -> tuple[Site, LiveServer]:
     """A live server with a table of every game in every phase."""
     app = make_app(f"sqlite:///{tmp / 'companion.sqlite3'}", tmp)
-    app.config["PUBLIC_URL"] = ""
-    server = LiveServer(app).start()
-    site = Site(server.url, app)
+    server = LiveServer(app, LAN_NAME)
+    app.config["PUBLIC_URL"] = server.url
+    server.start()
+    site = Site(server.url, server.local_url, app)
     api = Api(client=app.test_client())
     for game, (options, players, mid_moves) in GAME_TABLES.items():
         for phase in PHASES:
@@ -209,7 +212,7 @@ def test_axe_finds_nothing_serious_on_a_rejoin_code_and_the_privacy_cover(site, 
     """The host device's pages for a lost phone (the rejoin code) and for a player without
     a phone (the cover that hides their screen until they hold the device), at a table of
     this test's own."""
-    table = Api(site.url).table(players=("Ann", "Ben"), start=False)
+    table = Api(site.local_url).table(players=("Ann", "Ben"), start=False)
     page = axe_context.new_page()
     axe_context.add_cookies(site.cookies(table, table.tokens["Ann"]))
     page.goto(f"{site.url}/t/{table.code}/host")
@@ -248,7 +251,7 @@ def test_axe_finds_nothing_serious_on_the_phone_and_host_screens(site, axe_conte
 def test_turn_changes_are_announced_to_screen_readers(live_server, new_phone):
     """The live region sits outside the swapped panel (a region replaced with its content is
     not announced): it says "Your turn!" on the phone whose turn comes, and the end."""
-    table = Api(live_server.url).table(options={"copies_per_value": 4})  # a short game
+    table = Api(live_server.local_url).table(options={"copies_per_value": 4})  # a short game
     phones = {}
     for name in ("Ann", "Ben", "Cat"):
         phone = new_phone()
@@ -276,7 +279,7 @@ def test_the_focus_order_follows_the_screen_and_shows(live_server, new_phone):
     """Tab from the top of Ann's phone: the moves come first, right after the banner, and
     every stop is further down the screen (or right of the last on its row) and visibly
     outlined."""
-    table = Api(live_server.url).table(seed=7)
+    table = Api(live_server.local_url).table(seed=7)
     ann = new_phone()
     ann.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Ann"],
                               "url": live_server.url}])

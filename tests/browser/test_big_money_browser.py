@@ -81,7 +81,7 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     phones = {}
     for name in ("Ann", "Ben", "Cat"):
         phone = new_phone()
-        phone.goto(live_server.url + "/j/" + join_link.split("/j/")[1])
+        phone.goto(join_link)
         phone.get_by_label("Your name").fill(name)
         phone.get_by_role("button", name="Take a seat").click()
         expect(phone.get_by_text("Waiting for the host to start")).to_be_visible()
@@ -89,10 +89,12 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     ann, ben, cat = phones["Ann"], phones["Ben"], phones["Cat"]
     # Started through the API with a seed whose first Biz News card is the Antitrust Fine.
     host_token = next(c["value"] for c in host.context.cookies() if c["name"] == f"companion_host_{code}")
-    status, _ = Api(live_server.url).call("POST", f"/tables/{code}/start", host_token, {"seed": seed})
+    status, _ = Api(live_server.local_url).call("POST", f"/tables/{code}/start", host_token, {"seed": seed})
     assert status == 200
 
     # Setup: a Start-Up each (one tap), Ann turns the four market cards over.
+    previews = []  # the previews Ann's phone asks for: never with the CSRF token in the URL
+    ann.on("request", lambda request: previews.append(request.url) if "/preview" in request.url else None)
     for phone, industry in ((ann, "Food"), (ben, "Sports"), (cat, "Travel")):
         phone.get_by_role("group", name="Start-Up industry", exact=True).get_by_role("button", name=industry).click()
         expect(phone.locator(".bm-current")).to_contain_text(industry)
@@ -108,6 +110,7 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     shot(ann, "big-money-phone-reveal")
     ann.get_by_role("button", name="Put it in the market").click()
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn!"))
+    assert previews and not [url for url in previews if "csrf" in url.lower()], previews
     expect(ben.locator(".bm-market")).to_contain_text("Airline Stock")
     expect(ben.locator(".bm-market")).to_contain_text("pays 45 then discarded")
 

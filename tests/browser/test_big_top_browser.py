@@ -30,7 +30,7 @@ def receipt(page, suit: str, value: int):
 
 
 def test_three_phones_enter_hands_place_receipts_and_see_the_first_money(live_server, new_phone):
-    table = Api(live_server.url).table(game="big-top", players=NAMES)
+    table = Api(live_server.local_url).table(game="big-top", players=NAMES)
     phones = {}
     for name in NAMES:
         phone = new_phone()

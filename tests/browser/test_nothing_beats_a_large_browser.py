@@ -25,7 +25,7 @@ def seat_phone(new_phone, server_url: str, code: str, token: str):
 
 
 def test_three_phones_cast_reveal_steal_and_see_a_goal_revealed(live_server, new_phone):
-    api = Api(live_server.url)
+    api = Api(live_server.local_url)
     table = api.table(game="nothing-beats-a-large", seed=SEED)
     ids, tokens = table.ids, table.tokens
 

@@ -11,7 +11,7 @@ import threading
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import LAN_NAME, screenshot
 from tests.conftest import Api, Seated
 
 SOON = 5_000  # ms: what "at once" means for a live update on a local server
@@ -58,7 +58,7 @@ class Network:
     def __init__(self, port: int):
         self.upstream = port
         self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.url = f"http://{LAN_NAME}:{self.listener.getsockname()[1]}"
         self.up = True
         self.lock = threading.Lock()
         self.sockets: list[socket.socket] = []
@@ -119,7 +119,7 @@ def log_lines(api: Api, table: Seated, name: str) -> list[str]:
 
 
 def test_a_phone_whose_connection_dropped_catches_up_by_itself(live_server, new_phone):
-    api = Api(live_server.url)
+    api = Api(live_server.local_url)
     table = api.table()  # Ann, Ben, Cat at Go Big; Ann plays first
     network = Network(live_server.port)
     try:
@@ -183,7 +183,7 @@ def test_a_refresh_that_failed_is_asked_again_when_back_online(live_server, new_
     """The stream pushes each new panel, so a phone whose stream stays open needs no
     request to catch up. A refresh the phone asks for itself (on waking) can still fail
     on a Wi-Fi blip: back online, the phone must catch up by itself."""
-    api = Api(live_server.url)
+    api = Api(live_server.local_url)
     table = api.table()
     ben = seat_phone(new_phone, live_server.url, table, "Ben")
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
@@ -211,7 +211,7 @@ def test_an_older_panel_never_replaces_a_newer_one(live_server, new_phone):
     arrive after a newer one: it is dropped. A pushed panel of the version shown is
     dropped too (the move's answer brought it); an answer of the same version is not
     (it may carry an error)."""
-    table = Api(live_server.url).table()
+    table = Api(live_server.local_url).table()
     ben = seat_phone(new_phone, live_server.url, table, "Ben")
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
     shown = int(ben.locator("#panel").get_attribute("data-version"))
@@ -242,7 +242,7 @@ def receipt(page, suit: str, value: int):
 
 
 def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_phone):
-    api = Api(live_server.url)
+    api = Api(live_server.local_url)
     status, created = api.call("POST", "/tables", json={"game": "big-top", "options": {}})
     assert status == 201, created
     code = created["code"]
@@ -357,7 +357,7 @@ def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_pho
 # -- 3. play again -------------------------------------------------------------------
 
 def test_a_finished_table_is_played_again_with_the_same_players(live_server, new_phone):
-    api = Api(live_server.url)
+    api = Api(live_server.local_url)
     table = api.table(options={"copies_per_value": 4})
     host = host_screen(new_phone, live_server.url, table.code, table.host)
     ann = seat_phone(new_phone, live_server.url, table, "Ann")
@@ -395,4 +395,4 @@ def test_a_finished_table_is_played_again_with_the_same_players(live_server, new
     expect(ann.get_by_text("You are seated")).to_be_visible()
     expect(ann.locator(".players li", has_text="Ann")).to_contain_text("you")
     # ...and the host screen of the new table sees the phone it can start with.
-    assert Api(live_server.url).call("GET", f"/tables/{new_code}")[1]["status"] == "lobby"
+    assert Api(live_server.local_url).call("GET", f"/tables/{new_code}")[1]["status"] == "lobby"

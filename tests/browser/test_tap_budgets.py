@@ -34,7 +34,7 @@ def seated_phone(new_phone, server, table, name: str):
 
 
 def test_a_go_big_turn_takes_three_taps(live_server, new_phone):
-    table = Api(live_server.url).table(seed=7)
+    table = Api(live_server.local_url).table(seed=7)
     ann = seated_phone(new_phone, live_server, table, "Ann")
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
     taps = Taps()
@@ -47,7 +47,7 @@ def test_a_go_big_turn_takes_three_taps(live_server, new_phone):
 
 
 def test_an_ordinary_big_money_turn_takes_at_most_eight_taps(live_server, new_phone):
-    table = Api(live_server.url).table(game="big-money", seed=3)
+    table = Api(live_server.local_url).table(game="big-money", seed=3)
     # The Start-Ups and the market cards through the API, up to the first roll.
     bot_moves(live_server.app, table, None, until=lambda state: state["step"] == "industry")
     roller = table.names[table.view()["turn"]]
@@ -75,7 +75,7 @@ RECEIPTS = {"clowns": 3, "sideshow": 10, "animals": 7, "performers": 5}
 
 
 def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(live_server, new_phone):
-    table = Api(live_server.url).table(game="big-top", players=NAMES)
+    table = Api(live_server.local_url).table(game="big-top", players=NAMES)
     ben = seated_phone(new_phone, live_server, table, "Ben")
     expect(ben.locator(".bt-tile")).to_have_count(52)
     for name in ("Ann", "Cat"):
@@ -98,7 +98,7 @@ def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(liv
 
 
 def test_a_nothing_beats_a_large_cast_takes_at_most_two_taps(live_server, new_phone):
-    table = Api(live_server.url).table(game="nothing-beats-a-large", seed=0)
+    table = Api(live_server.local_url).table(game="nothing-beats-a-large", seed=0)
     ann = seated_phone(new_phone, live_server, table, "Ann")
     ben = seated_phone(new_phone, live_server, table, "Ben")
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
