@@ -1,5 +1,7 @@
 """The simulated people: phones (each holding its table's stream, as the JSON API or the
-HTML page) and the groups of six around a table, who play a game after another."""
+HTML page) and the groups of six around a table, who play a game after another. Each is
+handed the run they belong to (`load.Bench`), which this module does not import: the run
+imports it."""
 from __future__ import annotations
 
 import asyncio
@@ -8,14 +10,10 @@ import random
 import re
 import uuid
 from collections import deque
-from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from figures import Record, Stats
 from httpc import Client, HttpError, now, open_stream, sse_events
-
-if TYPE_CHECKING:
-    from load import Bench
 
 SEATS = 6
 GRACE = 10.0         # after a phase (or a game's end), how long late deliveries still count
@@ -36,7 +34,7 @@ class Phone:
     """One player's phone: an API client (bearer token, the API's stream, whose events
     carry its view) or the HTML page (cookie, the page's stream, which pushes panels)."""
 
-    def __init__(self, bench: "Bench", group: "Group", seat: int, kind: str):
+    def __init__(self, bench, group: "Group", seat: int, kind: str):
         self.bench, self.group, self.seat, self.kind = bench, group, seat, kind
         self.client = Client(bench.host, bench.port, timeout=bench.args.timeout)
         self.token = ""
@@ -220,7 +218,7 @@ def choose(actions: list[dict], rng: random.Random) -> dict:
 class Group:
     """The people around one table: a game after another, each on a new table."""
 
-    def __init__(self, bench: "Bench", index: int, seats: int):
+    def __init__(self, bench, index: int, seats: int):
         self.bench, self.index = bench, index
         kinds = bench.kinds(seats)
         self.phones = [Phone(bench, self, seat, kinds[seat]) for seat in range(seats)]
