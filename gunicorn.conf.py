@@ -53,14 +53,12 @@ def on_starting(server):
             "with about 200 moves a second. For more processes or more servers, use "
             "PostgreSQL: set DATABASE_URL=postgresql+psycopg://USER:PASSWORD@HOST/DATABASE "
             "(see the README, \"Running for a club\"). Or leave WEB_CONCURRENCY unset.")
-    from flask_migrate import upgrade
-
-    from companion import create_app
+    from companion import create_app, upgrade_database
     from companion.extensions import db
 
     app = create_app()
+    upgrade_database(app)
     with app.app_context():
-        upgrade()
         db.engine.dispose()  # the workers open their own; the master keeps none
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from flask import Flask
 from jinja2 import FileSystemLoader
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -63,6 +63,28 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     _watch_other_processes(app)
     return app
+
+
+# Any fixed number: the PostgreSQL advisory lock held while one server upgrades the schema.
+SCHEMA_LOCK = 0x636F6D70
+
+
+def upgrade_database(app: Flask) -> None:
+    """Bring the database schema up to date (Alembic). Servers starting together on one
+    PostgreSQL take turns: the first upgrades, the others then find nothing to do."""
+    from flask_migrate import upgrade
+
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            upgrade()
+            return
+        with db.engine.connect() as lock:
+            lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK})
+            try:
+                upgrade()
+            finally:
+                lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
+                lock.commit()
 
 
 def file_roots() -> list[Path]:
