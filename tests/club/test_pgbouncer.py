@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import make_url
 
+from tests.club.services import wait_for_port
 from tests.conftest import Api, free_port, own_database
 from tests.web.test_live import ServerProcess, next_version, open_stream
 
@@ -51,15 +50,7 @@ logfile = {folder / 'pgbouncer.log'}
         for name in ("users.txt", "pgbouncer.ini"):
             shutil.chown(folder / name, "postgres")
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            assert process.poll() is None and time.monotonic() < deadline, \
-                (folder / "pgbouncer.log").read_text() if (folder / "pgbouncer.log").exists() else ""
-            time.sleep(0.05)
+    wait_for_port(port, process, "pgbouncer", folder / "pgbouncer.log")
     return process, target.set(port=port).render_as_string(hide_password=False)
 
 
