@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,14 @@ class Taps:
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def wait_until(page, expression: str, timeout_ms: int = 5_000) -> None:
+    """Wait for a script expression to be true on the page. Playwright's wait_for_function
+    evaluates its expression with eval(), which our Content Security Policy refuses (rightly),
+    so this asks again through evaluate(), which the policy does not govern."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_ms} ms: {expression}")
+        page.wait_for_timeout(50)

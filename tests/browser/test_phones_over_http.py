@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.conftest import wait_until
 from tests.browser.test_accessibility import bot_moves
 from tests.browser.test_table_life import SOON, first_move, host_screen, seat_phone
 from tests.conftest import Api
@@ -55,7 +56,7 @@ def test_a_phone_over_plain_http_stays_awake_and_hears_its_turn(live_server, new
     ben.wait_for_timeout(300)
     assert ben.evaluate(VIDEO_PAUSED)
     ben.locator(".turn").click()
-    ben.wait_for_function(VIDEO_PLAYING, timeout=SOON)
+    wait_until(ben, VIDEO_PLAYING)
     box = ben.locator("#awake").bounding_box()
     assert box == {"x": 0, "y": 0, "width": 360, "height": 740}
     assert ben.evaluate("getComputedStyle(document.getElementById('awake')).opacity") == "0"
@@ -73,9 +74,9 @@ def test_a_phone_over_plain_http_stays_awake_and_hears_its_turn(live_server, new
 
     # The screen goes off: the video stops; back on, it plays again without a tap.
     set_visibility(ben, "hidden")
-    ben.wait_for_function(VIDEO_PAUSED, timeout=SOON)
+    wait_until(ben, VIDEO_PAUSED)
     set_visibility(ben, None)
-    ben.wait_for_function(VIDEO_PLAYING, timeout=SOON)
+    wait_until(ben, VIDEO_PLAYING)
 
     # The sound is off until this phone turns it on; the choice stays on this phone.
     sound = ben.get_by_label("A short sound on this phone when my turn comes")
@@ -86,7 +87,7 @@ def test_a_phone_over_plain_http_stays_awake_and_hears_its_turn(live_server, new
     # The game ends: the screen may sleep again.
     table.finish_go_big()
     expect(ben.locator(".result")).to_be_visible(timeout=SOON)
-    ben.wait_for_function(VIDEO_PAUSED, timeout=SOON)
+    wait_until(ben, VIDEO_PAUSED)
     ben.reload()
     expect(ben.get_by_label("A short sound on this phone when my turn comes")).to_be_checked()
     assert errors == []

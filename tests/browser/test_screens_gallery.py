@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games import GAMES
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, wait_until
 from tests.browser.test_accessibility import GAME_TABLES, HOST, PHONE, running_site
 from tests.conftest import Api
 
@@ -163,7 +163,7 @@ def test_on_localhost_the_wake_lock_api_keeps_the_screen_awake_during_play_only(
     for path in ("", "/host"):
         phone.goto(f"{site.local_url}/t/{playing.code}{path}")
         expect(phone.locator("#panel")).to_be_visible()
-        phone.wait_for_function("window.__wakeLocks.length > 0")
+        wait_until(phone, "window.__wakeLocks.length > 0")
         assert phone.evaluate("window.__wakeLocks") == ["screen"]
         phone.goto(f"{site.local_url}/t/{finished.code}{path}")
         expect(phone.locator(".result")).to_be_visible()
