@@ -9,12 +9,15 @@ changes nothing; a code taken by a different table refuses the whole file. Every
 replayed through its game's engine and must give the state stored beside it. A file is
 imported whole or not at all.
 
-Player ids are kept as they are: a game's state and log name players by id.
+Player ids are kept where they are free. Two laptops' histories both count their players
+from 1, so a table whose ids are taken here gets new ones: its log is renumbered (every
+action field that names a player is a `PlayerId`) and replayed for its state.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, Optional, TextIO
@@ -26,6 +29,7 @@ from sqlalchemy import func, text
 
 from .extensions import db
 from .games import GAMES
+from .games.engine import Note
 from .games.replay import replay
 from .models import Event, Player, Table
 
@@ -55,7 +59,7 @@ class PlayerRecord(Record):
 
 class EventRecord(Record):
     seq: int = Field(ge=1)
-    kind: Literal["action", "undo"]
+    kind: Literal["action", "undo", "rejoin"]
     actor: Optional[int]
     actor_key: str = Field(max_length=16)
     action: Optional[dict[str, Any]]
@@ -173,8 +177,9 @@ def read_document(path: Path) -> list[TableRecord]:
     return records
 
 
-def check_replay(record: TableRecord) -> None:
-    """The table's log, replayed through its engine, gives the state stored with it."""
+def replayed_state(record: TableRecord) -> dict | None:
+    """The state the table's log gives when replayed through its engine (None in the lobby);
+    refuses a log that its game's rules do not accept."""
     code = record.code
     engine = GAMES.get(record.game)
     if engine is None:
@@ -182,12 +187,10 @@ def check_replay(record: TableRecord) -> None:
     if record.status == "lobby":
         if record.state is not None or record.events:
             raise ImportRefused(f"Table {code}: a table in its lobby has no state or log.")
-        return
+        return None
     if record.seed is None or record.state is None:
         raise ImportRefused(f"Table {code}: a started table needs its seed and state.")
-    taken_back = {e.undoes for e in record.events if e.kind == "undo"}
-    in_effect = [e for e in sorted(record.events, key=lambda e: e.seq)
-                 if e.kind == "action" and e.seq not in taken_back]
+    in_effect = _in_effect(record)
     seats = [p.id for p in sorted(record.players, key=lambda p: p.seat)]
     start = seats.index(record.first_player) if record.first_player in seats else 0
     try:
@@ -197,10 +200,67 @@ def check_replay(record: TableRecord) -> None:
     except Exception as exc:
         raise ImportRefused(f"Table {code}: its log does not replay through the rules "
                             f"of {engine.title}: {exc}") from None
-    if (json.loads(json.dumps(state)) != record.state or record.moves != len(in_effect)
-            or finished != (record.status == "finished")):
+    if record.moves != len(in_effect) or finished != (record.status == "finished"):
         raise ImportRefused(f"Table {code}: replaying its log does not give the state stored "
                             "with it; the file was changed or damaged.")
+    return json.loads(json.dumps(state))
+
+
+def _in_effect(record: TableRecord) -> list[EventRecord]:
+    taken_back = {e.undoes for e in record.events if e.kind == "undo"}
+    return [e for e in sorted(record.events, key=lambda e: e.seq)
+            if e.kind == "action" and e.seq not in taken_back]
+
+
+def check_replay(record: TableRecord) -> None:
+    """The table's log, replayed through its engine, gives the state stored with it."""
+    if replayed_state(record) != record.state:
+        raise ImportRefused(f"Table {record.code}: replaying its log does not give the state "
+                            "stored with it; the file was changed or damaged.")
+
+
+def renumbered(record: TableRecord, renumber: dict[int, int]) -> TableRecord:
+    """The table with its players' ids changed as `renumber` says, in its seats, its log
+    and its state (replayed from the renumbered log)."""
+    engine = GAMES[record.game]
+
+    def player(player_id: int | None) -> int | None:
+        return renumber.get(player_id, player_id) if player_id is not None else None
+
+    def event(e: EventRecord) -> EventRecord:
+        sender = re.fullmatch(r"p(\d+)", e.actor_key)
+        return e.model_copy(update={
+            "actor": player(e.actor),
+            "actor_key": f"p{player(int(sender.group(1)))}" if sender else e.actor_key,
+            "action": engine.renumbered_action(e.action, renumber) if e.action else e.action,
+            "notes": [Note.from_json(n).renumbered(renumber).to_json() for n in e.notes]})
+
+    copy = record.model_copy(update={
+        "first_player": player(record.first_player),
+        "players": [p.model_copy(update={"id": renumber[p.id]}) for p in record.players],
+        "events": [event(e) for e in record.events]})
+    return copy.model_copy(update={"state": replayed_state(copy)})
+
+
+def _renumber_where_taken(records: list[TableRecord]) -> list[TableRecord]:
+    """Each table as it will be inserted: with its own player ids, or new ones where any
+    of them is taken, in this database or by a table earlier in the file."""
+    ids = [p.id for record in records for p in record.players]
+    if not ids:
+        return records
+    taken = set(db.session.execute(db.select(Player.id).where(Player.id.in_(ids))).scalars())
+    largest = db.session.execute(db.select(func.max(Player.id))).scalar() or 0
+    next_id = max(largest, *ids) + 1
+    placed = []
+    for record in records:
+        own = sorted(p.id for p in record.players)
+        if taken.intersection(own):
+            renumber = {old: next_id + n for n, old in enumerate(own)}
+            next_id += len(own)
+            record = renumbered(record, renumber)
+        taken.update(p.id for p in record.players)
+        placed.append(record)
+    return placed
 
 
 def import_from(path: Path) -> tuple[int, int]:
@@ -224,7 +284,7 @@ def import_from(path: Path) -> tuple[int, int]:
                 f"{record.created_at}); nothing was imported.")
     for record in new:
         check_replay(record)
-    _check_player_ids(new)
+    new = _renumber_where_taken(new)
     try:
         for record in new:
             _insert(record)
@@ -239,25 +299,6 @@ def import_from(path: Path) -> tuple[int, int]:
         raise ImportRefused(f"The import was refused by the database, and nothing was "
                             f"imported: {str(exc).splitlines()[0]}") from None
     return len(new), len(records) - len(new)
-
-
-def _check_player_ids(records: list[TableRecord]) -> None:
-    owners: dict[int, str] = {}
-    for record in records:
-        for player in record.players:
-            if player.id in owners:
-                raise ImportRefused(f"Tables {owners[player.id]} and {record.code} in the file "
-                                    f"share the player id {player.id}.")
-            owners[player.id] = record.code
-    if not owners:
-        return
-    taken = db.session.execute(db.select(Player.id, Table.code).join(Table).where(
-        Player.id.in_(list(owners)))).first()
-    if taken is not None:
-        raise ImportRefused(
-            f"Table {owners[taken[0]]}: its player id {taken[0]} is used by table {taken[1]} "
-            "in this database; ids are kept as they are, so this file cannot be added to "
-            "this database. Nothing was imported.")
 
 
 def _insert(record: TableRecord) -> None:

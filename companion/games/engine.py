@@ -8,12 +8,13 @@ only on their arguments (randomness only from the `rng` handed in).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo
 
 State = dict[str, Any]
 
@@ -37,6 +38,22 @@ class NotYourTurn(IllegalAction):
     """The actor may not act now (out of turn, not the host...)."""
 
     code = "forbidden"
+
+
+MAX_PLAYER_ID = 2 ** 53
+NAME_PLACEHOLDER = re.compile(r"\{name:(\d+)\}")
+
+
+def _renumbered(player_id: int, info: ValidationInfo) -> int:
+    """A table imported into a database whose player ids it would collide with gets new
+    ids: validated with the context {"renumber": {old: new}}, an action names the new."""
+    renumber = (info.context or {}).get("renumber")
+    return renumber.get(player_id, player_id) if renumber else player_id
+
+
+PlayerId = Annotated[int, Field(ge=0, le=MAX_PLAYER_ID), AfterValidator(_renumbered)]
+"""The type of every action field that names a player, so that an imported log can be
+renumbered without knowing the game."""
 
 
 class StrictModel(BaseModel):
@@ -75,6 +92,13 @@ class Note:
     def from_json(cls, data: dict) -> "Note":
         return cls(data["text"], {int(k): v for k, v in data.get("private", {}).items()},
                    data.get("reveal", False))
+
+    def renumbered(self, renumber: dict[int, int]) -> "Note":
+        def placeholder(match: re.Match) -> str:
+            return "{name:%d}" % renumber.get(int(match.group(1)), int(match.group(1)))
+        return Note(NAME_PLACEHOLDER.sub(placeholder, self.text),
+                    {renumber.get(k, k): NAME_PLACEHOLDER.sub(placeholder, v)
+                     for k, v in self.private.items()}, self.reveal)
 
 
 @dataclass
@@ -172,6 +196,11 @@ class Game:
     def parse_action(self, data: dict) -> StrictModel:
         """Validate plain data into an action model (raises pydantic.ValidationError)."""
         return self.action_adapter().validate_python(data)
+
+    def renumbered_action(self, data: dict, renumber: dict[int, int]) -> dict:
+        """A logged action with its players' ids changed as `renumber` says."""
+        return self.action_adapter().validate_python(
+            data, context={"renumber": renumber}).model_dump(mode="json")
 
     def default_options(self, player_count: int | None = None) -> StrictModel:
         """The defaults; a game whose defaults depend on the number of players

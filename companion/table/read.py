@@ -12,7 +12,7 @@ from ..auth import Viewer
 from ..errors import not_found
 from ..extensions import db
 from ..games import GAMES
-from ..games.engine import Note
+from ..games.engine import NAME_PLACEHOLDER, Note
 from ..models import Event, Table
 from ..snapshots import Seat, Snapshot
 
@@ -58,7 +58,6 @@ def names_of(table: Snapshot) -> dict[int, str]:
     return {p.id: p.name for p in table.players}
 
 
-NAME_PLACEHOLDER = re.compile(r"\{name:(\d+)\}")
 
 
 def fill_names(text: str, names: dict[int, str], html: bool = False) -> str:

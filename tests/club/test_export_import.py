@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -33,8 +35,9 @@ def play(app, api: Api, table, moves: int | None, seed: int) -> None:
 
 
 def club_history(app) -> list:
-    """Every game finished, every game part-played (one with an undo), a lobby, and a
-    table the players moved on to with "play again"."""
+    """Every game finished, every game part-played (one with an undo, one with a host's
+    adjustment, one with a seat given to a new phone), a lobby, and a table the players
+    moved on to with "play again"."""
     api = Api(client=app.test_client())
     made = []
     for index, game in enumerate(GAMES):
@@ -49,6 +52,15 @@ def club_history(app) -> list:
         if game == "go-big":  # nothing of Go Big's is revealed by a move: it can be undone
             status, _ = api.call("POST", f"/tables/{playing.code}/undo", playing.host)
             assert status == 200
+        if game == "big-money":  # an action that names a player
+            status, body = playing.act(playing.host, type="adjust", player=playing.ids["P1"],
+                                       amount=5, note="A bill found under the box")
+            assert status == 200, body
+        if game == "nothing-beats-a-large":  # a line of the log that names a player
+            status, body = api.call("POST", f"/tables/{playing.code}/players/"
+                                    f"{playing.ids['P0']}/rejoin", playing.host)
+            assert status == 200, body
+            playing.tokens["P0"] = body["token"]
     made.append(api.table("go-big", players=("Ann", "Ben"), start=False))
     with app.app_context():
         again, _ = seating.play_again(read.find(made[0].code), Viewer(is_host=True))
@@ -83,10 +95,20 @@ def views(app, made, logs: bool = True) -> list:
     return seen
 
 
-def test_a_round_trip_through_another_database_keeps_every_game(tmp_path):
-    original = make_app(f"sqlite:///{tmp_path / 'laptop.sqlite3'}", tmp_path)
-    made = club_history(original)
-    document = export(original, tmp_path / "laptop.json")
+@pytest.fixture(scope="module")
+def laptop(tmp_path_factory):
+    """A laptop's history, its export, and what its screens showed then."""
+    folder = tmp_path_factory.mktemp("laptop")
+    app = make_app(f"sqlite:///{folder / 'laptop.sqlite3'}", folder)
+    made = club_history(app)
+    document = export(app, folder / "laptop.json")
+    return SimpleNamespace(app=app, made=made, document=document, file=folder / "laptop.json",
+                           screens=screens(app, made))
+
+
+def test_a_round_trip_through_another_database_keeps_every_game(laptop, tmp_path):
+    original, made, document = laptop.app, laptop.made, laptop.document
+    (tmp_path / "laptop.json").write_text(laptop.file.read_text())
     assert document["format"] == "companion-export" and document["version"] == 1
     assert len(document["tables"]) == len(made)
     assert {t["status"] for t in document["tables"]} == {"lobby", "playing", "finished"}
@@ -121,8 +143,69 @@ def test_a_round_trip_through_another_database_keeps_every_game(tmp_path):
     assert views(back, [unfinished], logs=False) == views(original, [unfinished], logs=False)
 
 
+def visible_text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]*>", " ", html).split())
+
+
+def screens(app, made) -> list:
+    """What every viewer of every table reads, whatever the players' ids: the log, the
+    text of the phone and host screens, and the names seated in a lobby."""
+    api = Api(client=app.test_client())
+    seen = []
+    for table in made:
+        if isinstance(table, str):
+            status, view = api.call("GET", f"/tables/{table}")
+            seen.append((status, [(p["seat"], p["name"]) for p in view["players"]]))
+            continue
+        names = _rebound(table, app).names
+        for token in (None, table.host, *table.tokens.values()):
+            status, log = api.call("GET", f"/tables/{table.code}/log", token)
+            seen.append((status, [{**e, "player": names.get(e["player"])} for e in log["events"]]))
+        for name, token in table.tokens.items():
+            phone = app.test_client()
+            phone.set_cookie(f"companion_{table.code}", token)
+            page = phone.get(f"/t/{table.code}")
+            seen.append((name, page.status_code, visible_text(page.get_data(as_text=True))))
+        host = app.test_client()
+        host.set_cookie(f"companion_host_{table.code}", table.host)
+        page = host.get(f"/t/{table.code}/host")
+        seen.append(("host", page.status_code, visible_text(page.get_data(as_text=True))))
+    return seen
+
+
+def test_two_laptops_histories_merge_though_both_count_players_from_one(laptop, tmp_path):
+    """Each laptop numbers its players from 1: the tables whose ids are taken get new ones."""
+    mine = make_app(f"sqlite:///{tmp_path / 'mine.sqlite3'}", tmp_path)
+    api = Api(client=mine.test_client())
+    table = api.table("go-big", players=("Ann", "Ben"), seed=5)
+    table.play_go_big(2)
+    theirs = {p["id"] for t in laptop.document["tables"] for p in t["players"]}
+    while max(table.ids.values()) < max(theirs):  # every id of the laptop's is taken here
+        table = api.table("go-big", players=("Cy", "Di", "Ed", "Flo"), start=False)
+    own = export(mine, tmp_path / "own.json")["tables"]
+
+    code, output = run(mine, "import", str(laptop.file))
+    assert code == 0, output
+    assert f"Imported {len(laptop.made)} tables" in output
+    merged = export(mine, tmp_path / "merged.json")["tables"]
+    assert [t for t in merged if t["code"] in {t["code"] for t in own}] == own
+    ids = [p["id"] for t in merged for p in t["players"]]
+    assert len(ids) == len(set(ids))
+    # Every viewer reads what they read on the laptop: their secrets, the log lines
+    # written for them, their moves, under the players' new ids.
+    assert screens(mine, laptop.made) == laptop.screens
+    code, output = run(mine, "import", str(laptop.file))
+    assert code == 0 and "Imported 0 tables" in output, output
+    # The games go on in the copy.
+    unfinished = _rebound(laptop.made[1], mine)
+    play(mine, unfinished.api, unfinished, 2, 99)
+
+
 def _rebound(table, app):
+    """The table as seated in `app`'s database (where its players may have other ids)."""
     table.api = Api(client=app.test_client())
+    table.ids = {p["name"]: p["id"] for p in table.view()["players"]}
+    table.names = {v: k for k, v in table.ids.items()}
     return table
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
-from ..engine import StrictModel
+from ..engine import PlayerId, StrictModel
 from .box import category_names, option_defaults
 
 INDUSTRIES = ("sports", "food", "travel", "entertainment", "technology")
@@ -220,7 +220,7 @@ class Adjust(StrictModel):
     """Host only: the Bank pays the player `amount` (negative: the player pays the Bank),
     optionally discarding one of their assets."""
     type: Literal["adjust"]
-    player: int
+    player: PlayerId
     amount: int = Field(0, ge=-100_000, le=100_000)
     note: str = Field(min_length=1, max_length=200)
     discard_asset: int | None = None

@@ -5,19 +5,17 @@ from typing import Annotated, Literal, Optional
 
 from pydantic import Field, StringConstraints, field_validator
 
-from ..engine import StrictModel
+from ..engine import PlayerId, StrictModel
 
 COLORS = ("red", "yellow", "green", "blue", "black")
 SIZES = ("L", "M", "S")
 NOTHING = "N"  # the size of an empty hand in a cast
 SIZE_NAMES = {"L": "Large", "M": "Medium", "S": "Small", NOTHING: "Nothing"}
 BEATS = {"L": {"M", "S"}, "M": {"S", NOTHING}, "S": {NOTHING}, NOTHING: {"L"}}
-MAX_PLAYER_ID = 2 ** 53
 
 Color = Literal["red", "yellow", "green", "blue", "black"]
 Piece = Annotated[str, StringConstraints(pattern=rf"^({'|'.join(COLORS)})-[LMS]$",
                                          max_length=8)]
-PlayerId = Annotated[int, Field(ge=0, le=MAX_PLAYER_ID)]
 
 
 class Options(StrictModel):
