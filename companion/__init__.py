@@ -26,7 +26,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     if isinstance(dbapi_connection, sqlite3.Connection):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=30000")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
@@ -98,9 +97,11 @@ def engine_options(settings) -> dict:
     max_connections: each process keeps at most DB_POOL connections (and its one LISTEN
     connection), and a request waits briefly for a free one rather than opening more.
     Connections are tested before use, as a server can drop them (a restart). A SQLite
-    file has no such limit and cannot drop a connection."""
+    file has no such limit and cannot drop a connection; a request waits up to
+    SQLITE_BUSY_SECONDS for a lock another process holds, then is answered 503."""
     if make_url(settings["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "sqlite":
-        return {"pool_size": 10, "max_overflow": 90}
+        return {"pool_size": 10, "max_overflow": 90,
+                "connect_args": {"timeout": settings.get("SQLITE_BUSY_SECONDS", 30)}}
     options = {"pool_size": settings["DB_POOL"], "max_overflow": 0,
                "pool_timeout": POOL_TIMEOUT_SECONDS, "pool_pre_ping": True}
     if settings.get("LISTEN_URL"):

@@ -180,6 +180,42 @@
     });
   });
 
+  // The server answered 503 (its database busy or out of reach, with Retry-After): the
+  // move is sent again by itself, a few times. It carries the same action id, so however
+  // many times it arrives it is made once.
+  var RESENDS = 5;
+  var resent = 0;
+
+  function busy(text) {
+    var notice = document.getElementById("busy");
+    if (notice) {
+      notice.textContent = text;
+      notice.hidden = !text;
+    }
+  }
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    var config = event.detail.requestConfig || {};
+    var form = config.elt && config.elt.tagName === "FORM" ? config.elt : null;
+    if (!xhr || xhr.status !== 503 || !form || config.verb !== "post") {
+      return;
+    }
+    if (resent >= RESENDS || !form.isConnected) {
+      resent = 0;
+      busy("The server is still busy: your move was not made. Try again in a moment.");
+      return;
+    }
+    resent += 1;
+    busy("The server is busy: sending your move again…");
+    var submitter = config.triggeringEvent && config.triggeringEvent.submitter;
+    setTimeout(function () {
+      if (form.isConnected) {
+        form.requestSubmit(submitter && submitter.isConnected ? submitter : undefined);
+      }
+    }, (Number(xhr.getResponseHeader("Retry-After")) || 2) * 1000);
+  });
+
   // Panels arrive by two ways, pushed on the stream and as the answer of a request (a
   // move, a refresh), so an older one can come after a newer: it never replaces it.
   function versionOf(html) {
@@ -215,6 +251,8 @@
     var sender = event.detail.requestConfig && event.detail.requestConfig.elt;
     var form = sender && (sender.form || (sender.closest && sender.closest("form")));
     if (event.detail.xhr && event.detail.xhr.status < 300) {
+      resent = 0;
+      busy("");
       if (form) {
         form.reset();
       }

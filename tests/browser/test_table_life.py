@@ -7,12 +7,14 @@ import json
 import random
 import re
 import socket
+import sqlite3
 import threading
 
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LAN_NAME, screenshot
-from tests.conftest import Api, Seated
+from companion.extensions import db
+from tests.conftest import Api, LiveServer, Seated, make_app
 
 SOON = 5_000  # ms: what "at once" means for a live update on a local server
 
@@ -204,6 +206,40 @@ def test_a_refresh_that_failed_is_asked_again_when_back_online(live_server, new_
     with ben.expect_request(lambda r: f"/t/{table.code}/panel" in r.url, timeout=SOON):
         ben.context.set_offline(False)
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+
+
+def test_a_move_answered_busy_is_sent_again_by_itself_and_made_once(tmp_path, new_phone):
+    """Another process holds the SQLite file's write lock longer than the server waits:
+    Ann's move is answered 503 with Retry-After. Her phone says so and sends it again by
+    itself, with the same action id; once the lock is gone the move is made, once."""
+    path = tmp_path / "busy.sqlite3"
+    app = make_app(f"sqlite:///{path}", tmp_path, SQLITE_BUSY_SECONDS=0.5)
+    server = LiveServer(app, LAN_NAME)
+    app.config["PUBLIC_URL"] = server.url
+    server.start()
+    try:
+        api = Api(server.local_url)
+        table = api.table(players=("Ann", "Ben"))
+        first_move(table, "Ann")  # she played a set; now she draws
+        ann = seat_phone(new_phone, server.url, table, "Ann")
+        draw = ann.get_by_role("button", name=re.compile("^From the deck"))
+        answers = []
+        ann.on("response", lambda r: answers.append(r.status) if r.request.method == "POST" else None)
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        draw.click()
+        expect(ann.locator("#busy")).to_have_text("The server is busy: sending your move again…",
+                                                  timeout=SOON)
+        holder.execute("ROLLBACK")
+        holder.close()
+        expect(ann.locator("#busy")).to_be_hidden(timeout=SOON)
+        expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
+        assert answers[0] == 503 and answers[-1] == 200, answers
+        assert len(log_lines(api, table, "Ann")) == 2
+    finally:
+        server.stop()
+        with app.app_context():
+            db.engine.dispose()
 
 
 def test_an_older_panel_never_replaces_a_newer_one(live_server, new_phone):
