@@ -175,7 +175,12 @@ def screens(app, made) -> list:
 
 def test_two_laptops_histories_merge_though_both_count_players_from_one(laptop, tmp_path):
     """Each laptop numbers its players from 1: the tables whose ids are taken get new ones."""
-    mine = make_app(f"sqlite:///{tmp_path / 'mine.sqlite3'}", tmp_path)
+    (tmp_path / "mine").mkdir()
+    with own_database(tmp_path / "mine") as url:  # PostgreSQL when a server is named
+        _merge_into(make_app(url, tmp_path), laptop, tmp_path)
+
+
+def _merge_into(mine, laptop, tmp_path) -> None:
     api = Api(client=mine.test_client())
     table = api.table("go-big", players=("Ann", "Ben"), seed=5)
     table.play_go_big(2)
@@ -196,9 +201,12 @@ def test_two_laptops_histories_merge_though_both_count_players_from_one(laptop, 
     assert screens(mine, laptop.made) == laptop.screens
     code, output = run(mine, "import", str(laptop.file))
     assert code == 0 and "Imported 0 tables" in output, output
-    # The games go on in the copy.
+    # The games go on in the copy, and new players get ids of their own.
     unfinished = _rebound(laptop.made[1], mine)
     play(mine, unfinished.api, unfinished, 2, 99)
+    api.table("go-big", players=("Zed", "Yan"))
+    with mine.app_context():
+        db.engine.dispose()
 
 
 def _rebound(table, app):
