@@ -124,7 +124,8 @@ BROKEN_WORDS = """() => {
       range.setEnd(node, word.index + word[0].length);
       const lines = new Set([...range.getClientRects()].filter(r => r.width > 0)
                                 .map(r => Math.round(r.bottom)));
-      if (lines.size > 1) found.push(`${word[0]} (in ${element.tagName.toLowerCase()}.${[...element.classList].join('.')})`);
+      const where = [element.tagName.toLowerCase(), ...element.classList].join('.');
+      if (lines.size > 1) found.push(`${word[0]} (in ${where})`);
     }
   }
   return found;

@@ -44,7 +44,8 @@ def test_a_saved_default_is_shown_as_saved(client):
                                         ("nothing-beats-a-large", "challenges first")])
 def test_the_lobby_says_what_the_chosen_player_does_first_and_the_game_agrees(app, host, game,
                                                                              role):
-    ticked = {"colors": ["red", "yellow", "green", "blue", "black"]} if game.startswith("no") else {}
+    colours = ["red", "yellow", "green", "blue", "black"]
+    ticked = {"colors": colours} if game == "nothing-beats-a-large" else {}
     code = new_table(host, game, **ticked)
     for name in ("Ann", "Ben", "Cat"):
         seat(app, code, name)
