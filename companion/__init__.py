@@ -59,6 +59,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     transfer.register(app)
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list
+    app.jinja_env.filters["breakable_url"] = links.breakable
 
     _watch_other_processes(app)
     return app

@@ -7,11 +7,12 @@ from collections import defaultdict
 from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from sqlalchemy.orm import selectinload, undefer
 
 from . import snapshots
+from .chart import line_chart
 from .errors import bad_request, conflict
 from .extensions import db
 from .games import GAMES
@@ -23,7 +24,6 @@ from .table.moves import replay_table
 from .table.read import effective_events, seat_order
 
 RECORD_FORMAT = "companion-record/1"
-CHART_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"]
 
 
 def record(table: Snapshot) -> dict:
@@ -91,41 +91,8 @@ def score_chart(table: Snapshot) -> Markup:
 @lru_cache(maxsize=64)
 def _chart(database: str, table_id: int, version: int) -> Markup:
     seen = snapshots.at_least(table_id, version)
-    return chart_svg(score_series(seen), {p.id: p.name for p in seen.players})
-
-
-def chart_svg(series: dict[int, list[int]], names: dict[int, str]) -> Markup:
-    """A line per player of their score over the game, drawn on the server."""
-    width, height, pad = 320, 180, 28
-    points = max((len(v) for v in series.values()), default=1)
-    top = max((max(v) for v in series.values() if v), default=0) or 1
-    bottom = min(0, min((min(v) for v in series.values() if v), default=0))
-
-    def x(i: int) -> float:
-        return pad + (width - 2 * pad) * (i / max(1, points - 1))
-
-    def y(score: int) -> float:
-        return height - pad - (height - 2 * pad) * (score - bottom) / (top - bottom or 1)
-
-    finals = ", ".join(f"{names.get(p, '?')} {v[-1]}" for p, v in series.items() if v)
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height + 20 * len(series)}" '
-             f'role="img" aria-label="{escape("Scores over the game: " + finals)}">',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
-             f'class="axis"/>',
-             f'<text x="{pad - 4}" y="{y(top) + 4:.1f}" class="tick" text-anchor="end">{top}</text>',
-             f'<text x="{pad - 4}" y="{y(bottom) + 4:.1f}" class="tick" '
-             f'text-anchor="end">{bottom}</text>']
-    for index, (player, values) in enumerate(series.items()):
-        colour = CHART_COLOURS[index % len(CHART_COLOURS)]
-        line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
-                     f'stroke-width="2.5" stroke-linejoin="round"/>')
-        legend_y = height + 14 + 20 * index
-        parts.append(f'<rect x="{pad}" y="{legend_y - 10}" width="14" height="4" fill="{colour}"/>'
-                     f'<text x="{pad + 20}" y="{legend_y}" class="legend">'
-                     f'{escape(names.get(player, "?"))}: {values[-1] if values else 0}</text>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
+    label = GAMES[seen.game].result(seen.state).score_label
+    return line_chart(score_series(seen), {p.id: p.name for p in seen.players}, label)
 
 
 def past_games(limit: int = 50) -> list[dict]:

@@ -111,8 +111,15 @@ class Standing:
 
 @dataclass
 class Result:
+    """The end of a game. `score_label` says what a score counts ("$", "bank total",
+    "goals completed"), the tiebreak's keys what theirs do. `ranked` is False for a game
+    that names a winner and ranks nobody else (everyone else shares place 2 whatever
+    their scores)."""
+
     standings: list[Standing]
     explanation: str
+    score_label: str = "score"
+    ranked: bool = True
 
     @property
     def winners(self) -> list[int]:
@@ -124,6 +131,8 @@ class Result:
                            "tiebreak": s.tiebreak} for s in self.standings],
             "winners": self.winners,
             "explanation": self.explanation,
+            "score_label": self.score_label,
+            "ranked": self.ranked,
         }
 
 
@@ -171,6 +180,9 @@ class Game:
     # Public entries this server remembers across tables and offers again, as
     # {action type: field}: Big Money's asset cards, typed once per box.
     remembered: ClassVar[dict[str, str]] = {}
+    # What the lobby says of the player the host picks to start (the first of the seat
+    # order handed to `setup`): Big Top's "deals first", the player left of them plays.
+    first_player_role: ClassVar[str] = "goes first"
     # Where a game kept outside the app (the test suite's own) keeps its screens: a folder
     # with templates/table/<folder>/ and static/games/<folder>.css, searched after the
     # app's own templates/ and static/. None for the games built in, whose files sit there.

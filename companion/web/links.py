@@ -70,3 +70,8 @@ def qr_text(data: str) -> str:
     out = io.StringIO()
     code.print_ascii(out=out, invert=True)
     return out.getvalue()
+
+
+def breakable(url: str) -> Markup:
+    """A link as text that may wrap after a slash only, never inside a word or the code."""
+    return Markup("/<wbr>").join(url.split("/"))

@@ -1,9 +1,14 @@
 """A game's options as a form: fields from the pydantic model's JSON schema, every
-default shown, and the posted form read back into the options the host changed."""
+default shown in words, and the posted form read back into the options the host changed.
+
+A model's field may give, in its JSON schema extras, `labels` (the words for each of its
+values, else a value reads capitalised with spaces for dashes) and `default_words` (the
+default when a number alone would mislead, e.g. a default that depends on the players)."""
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
@@ -23,10 +28,32 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None
     choices: list | None = None
+    labels: dict[str, str] = dataclass_field(default_factory=dict)
+    default_words: str | None = None
 
     @property
     def changed(self) -> bool:
         return self.value != self.default
+
+    def label(self, choice: Any) -> str:
+        """A value as the host reads it: "By hand", not "by-hand"."""
+        return self.labels.get(str(choice)) or str(choice).replace("-", " ").capitalize()
+
+    @property
+    def default_text(self) -> str:
+        """The default in words: "off", "On the phones", "Red, Yellow and Green"."""
+        if self.default_words:
+            return self.default_words
+        if self.kind == "checkbox":
+            return "on" if self.default else "off"
+        if self.kind == "select":
+            return self.label(self.default)
+        if self.kind == "choices":
+            words = [self.label(choice) for choice in self.default or []]
+            return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+        if self.kind == "json":
+            return "as shown"
+        return str(self.default)
 
     @property
     def text(self) -> str:
@@ -57,7 +84,9 @@ def fields(engine: Game, saved: dict | None = None, chosen: dict | None = None) 
         found.append(Field(
             name=name, title=prop.get("title", name), description=prop.get("description", ""),
             kind=kind, value=chosen.get(name, defaults.get(name)), default=defaults.get(name),
-            minimum=prop.get("minimum"), maximum=prop.get("maximum"), choices=choices))
+            minimum=prop.get("minimum"), maximum=prop.get("maximum"), choices=choices,
+            labels=prop.get("labels", {}),
+            default_words=None if name in (saved or {}) else prop.get("default_words")))
     return found
 
 

@@ -58,6 +58,7 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
     return {
         "table": table, "view": view, "screen": screen, "names": names,
         "game": game_folder(table), "folder": GAMES[table.game].folder, "error": error,
+        "first_player_role": GAMES[table.game].first_player_role,
         "log": list(reversed(read.log(table, viewer, limit=LOG_LINES, html=True))),
         "can_undo": moves.can_undo(table, viewer),
         "action_id": secrets.token_urlsafe(12),

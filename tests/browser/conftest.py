@@ -96,3 +96,41 @@ def wait_until(page, expression: str, timeout_ms: int = 5_000) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout_ms} ms: {expression}")
         page.wait_for_timeout(50)
+
+
+def console_errors(page) -> list[str]:
+    """The errors a page reports from now on, across its navigations: console errors (a
+    Content-Security-Policy refusal among them) and uncaught script errors."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    return errors
+
+
+# Every word of visible text that the layout broke across two lines ("Entertain|ment"): a
+# line may end at a space, a hyphen, a dash or a slash (or a <wbr>), never inside a word.
+BROKEN_WORDS = """() => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!element || element.closest('svg, script, style, textarea, [hidden]')) continue;
+    const box = element.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1) continue;  // not shown, or visually hidden
+    for (const word of node.data.matchAll(/[^\\s\\-\\/\u2013\u2014]{2,}/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                .map(r => Math.round(r.bottom)));
+      const where = [element.tagName.toLowerCase(), ...element.classList].join('.');
+      if (lines.size > 1) found.push(`${word[0]} (in ${where})`);
+    }
+  }
+  return found;
+}"""
+
+
+def broken_words(page) -> list[str]:
+    return page.evaluate(BROKEN_WORDS)

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import wait_until
+from tests.browser.conftest import console_errors, wait_until
 from tests.browser.test_accessibility import bot_moves
 from tests.browser.test_table_life import SOON, first_move, host_screen, seat_phone
 from tests.conftest import Api
@@ -19,13 +19,6 @@ Object.defineProperty(navigator, 'vibrate', {configurable: true,
 
 VIDEO_PLAYING = "(() => { const v = document.getElementById('awake'); return !v.paused && v.currentTime > 0; })()"
 VIDEO_PAUSED = "document.getElementById('awake').paused"
-
-
-def console_errors(page) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return errors
 
 
 def set_visibility(page, state: str | None) -> None:

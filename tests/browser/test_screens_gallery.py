@@ -1,7 +1,9 @@
 """The phone app feel, in Chromium: screenshots of the phone (360 x 740) and host (1280 x 800)
 screens of every game mid-game and at the end, light and dark (kept in test-artifacts/);
-no sideways scroll at 360 px; finger-sized controls; the theme follows the phone; no layout
-jump when a fragment swaps in; the screen kept awake during play; an installable manifest."""
+no sideways scroll and no word broken across lines at 360 px; no console error (a refused
+inline style included) on any screen of any game; finger-sized controls; the theme follows
+the phone; no layout jump when a fragment swaps in; the screen kept awake during play; an
+installable manifest."""
 from __future__ import annotations
 
 import json
@@ -12,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games import GAMES
-from tests.browser.conftest import screenshot, wait_until
+from tests.browser.conftest import broken_words, console_errors, screenshot, wait_until
 from tests.browser.test_accessibility import GAME_TABLES, HOST, PHONE, running_site
 from tests.conftest import Api
 
@@ -37,14 +39,17 @@ def site(tmp_path_factory):
         yield site
 
 
-def fits_a_phone(page, name: str) -> None:
+def fits_a_phone(page, name: str) -> list[str]:
+    """What does not fit a 360 px phone: a sideways scroll, a word broken across lines."""
     width = page.viewport_size["width"]
     overflow = page.evaluate("document.documentElement.scrollWidth")
-    assert overflow <= width, f"{name}: {overflow} px wide on a {width} px screen"
+    problems = [f"{name}: {overflow} px wide on a {width} px screen"] if overflow > width else []
+    broken = broken_words(page)
+    return problems + ([f"{name}: words broken across lines: {broken}"] if broken else [])
 
 
 def test_every_game_mid_game_and_at_the_end_on_phones_and_host_screens(site, new_phone):
-    problems = []
+    problems, errors = [], []
     for game in GAME_TABLES:
         for phase in ("mid", "end"):
             table = site.tables[game, phase]
@@ -52,6 +57,7 @@ def test_every_game_mid_game_and_at_the_end_on_phones_and_host_screens(site, new
             phone.context.add_cookies(site.cookies(table, site.awaited_token(table)))
             host = phone.context.new_page()
             host.set_viewport_size(HOST)
+            errors += [console_errors(phone), console_errors(host)]
             for page, screen, path in ((phone, "phone", ""), (host, "host", "/host")):
                 response = page.goto(f"{site.url}/t/{table.code}{path}")
                 if response.status >= 500:
@@ -63,35 +69,59 @@ def test_every_game_mid_game_and_at_the_end_on_phones_and_host_screens(site, new
                     name = f"gallery-{game}-{phase}-{screen}-{scheme}"
                     screenshot(page, name)
                     if screen == "phone":
-                        fits_a_phone(page, name)
+                        problems += fits_a_phone(page, name)
                 small = page.evaluate(TARGETS)
                 if small:
                     problems.append(f"{game} {phase} {screen}: controls under {TAP} px: {small}")
+                if phase == "end":
+                    problems += result_headers(page, table, f"{game} {screen}")
             phone.context.close()
     assert not problems, "\n".join(problems)
+    reported = [error for page_errors in errors for error in page_errors]
+    assert not reported, "\n".join(reported)
+
+
+def result_headers(page, table, name: str) -> list[str]:
+    """The result's columns say what they count; a place column only where all are ranked."""
+    result = table.view()["result"]
+    headers = page.locator(".standings thead th").all_inner_texts()
+    expected = ["Place"] * result["ranked"] + ["Player", result["score_label"].capitalize()]
+    if headers[:len(expected)] != expected:
+        return [f"{name}: the result's columns are {headers}, not {expected}"]
+    return []
 
 
 def test_the_lobby_pages_fit_a_360_px_phone(site, new_phone):
-    lobby = site.tables["go-big", "lobby"]
+    """Every other screen of every game: the new-table form, the join form, the lobby on the
+    phone and the host screen, the history, the rejoin page."""
     phone = new_phone(**PHONE)
-    phone.context.add_cookies(site.cookies(lobby, lobby.tokens["Ann"]))
+    errors = console_errors(phone)
     problems = []
-    paths = ["/", "/games", f"/j/{site.tables['big-top', 'lobby'].code}", f"/r/{lobby.code}",
-             f"/t/{lobby.code}", f"/t/{lobby.code}/host",
-             f"/t/{site.tables['big-top', 'mid'].code}/history?screen=host",
-             *(f"/new/{game}" for game in GAMES)]
-    for path in paths:
-        phone.goto(site.url + path)
+
+    def visit(path: str) -> None:
+        response = phone.goto(site.url + path)
+        if response.status >= 400:
+            problems.append(f"{path}: answered {response.status}")
         for scheme in ("light", "dark"):
             phone.emulate_media(color_scheme=scheme)
-            width = phone.evaluate("document.documentElement.scrollWidth")
-            if width > PHONE["width"]:
-                problems.append(f"{path} [{scheme}]: {width} px wide")
+            problems.extend(fits_a_phone(phone, f"{path} [{scheme}]"))
         small = phone.evaluate(TARGETS)
         if small:
             problems.append(f"{path}: controls under {TAP} px: {small}")
+
+    visit(f"/j/{site.tables['big-top', 'lobby'].code}")  # a phone not seated yet
+    for path in ["/", "/games", *(f"/new/{game}" for game in GAMES)]:
+        visit(path)
     screenshot(phone, "gallery-new-table-phone")
+    for game in GAME_TABLES:
+        lobby, mid = site.tables[game, "lobby"], site.tables[game, "mid"]
+        phone.context.add_cookies(site.cookies(lobby, lobby.tokens["Ann"])
+                                  + site.cookies(mid, site.awaited_token(mid)))
+        for path in (f"/t/{lobby.code}", f"/t/{lobby.code}/host", f"/r/{lobby.code}",
+                     f"/t/{mid.code}/history?screen=host", f"/t/{mid.code}/history?screen=phone"):
+            visit(path)
     assert not problems, "\n".join(problems)
+    assert not errors, "\n".join(errors)
 
 
 def test_the_theme_follows_the_phone(site, new_phone):

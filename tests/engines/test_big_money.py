@@ -338,6 +338,7 @@ def test_equal_money_shares_the_place():
     assert [(s.player, s.place) for s in result.standings] == [(1, 1), (2, 1), (3, 3)]
     assert result.winners == [1, 2]
     assert "{name:1} and {name:2} share the win with 305 each" in result.explanation
+    assert result.to_json()["score_label"] == "$" and result.ranked
 
 
 def test_no_result_before_the_bank_runs_out():

@@ -367,6 +367,26 @@ def test_playing_the_last_called_card_ends_the_deal():
     assert seat(state, 2)["total"] == 25
 
 
+def test_equal_totals_after_the_last_deal_share_the_place():
+    # The same deal as above, made the last one: 2 and 4 end level on 21 and share second;
+    # 3 is first alone, 1 is fourth (competition ranking).
+    state = arranged(
+        [1, 2, 3, 4], current=3, piles={"clowns": (True, 6, 5), "sideshow": (True, 3, 0)},
+        hands={3: ["clowns-D6"], 2: ["sideshow-L4", "sideshow-L6"], 1: ["animals-L1"]},
+        charts={2: {"2": "performers-D4"}, 1: {"0": "sideshow-L5"}},
+        tracks={1: 4, 2: 6, 3: 1},
+        receipts={1: {"clowns": 3, "sideshow": 5, "animals": 7, "performers": 10},
+                  2: {"clowns": 10, "sideshow": 7, "animals": 5, "performers": 3}})
+    state["deal"] = state["deals"]
+    next(s for s in state["seats"] if s["player"] == 4)["total"] = 11
+    act(state, 3, type="play", card="clowns-D6")
+    result = GAME.result(state)
+    assert [(s.player, s.place, s.score) for s in result.standings] == [
+        (3, 1, 26), (2, 2, 21), (4, 2, 21), (1, 4, 17)]
+    assert (result.score_label, result.ranked) == ("$", True)
+    assert result.explanation == "{name:3} wins with $26, the most after 4 deals."
+
+
 def play_deal(state, rng):
     """Enter a random deal and play random legal actions until the deal is over."""
     deal = state["deal"]
@@ -626,6 +646,7 @@ def test_fan_tan_a_broke_player_ends_the_game():
     result = GAME.result(state)
     assert [s.player for s in result.standings if s.place == 1] == [2, 3]
     assert "went broke" in result.explanation
+    assert result.score_label == "peanuts"
 
 
 # -- seeded random games ---------------------------------------------------------------

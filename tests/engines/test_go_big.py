@@ -667,6 +667,7 @@ def test_still_tied_shares_the_place_competition_ranking(g):
     places = {s.player: s.place for s in result.standings}
     assert places == {2: 1, 3: 1, 4: 3, 1: 4}
     assert sorted(result.winners) == [2, 3]
+    assert (result.score_label, result.ranked) == ("bank total", True)
     assert "{name:2}" in result.explanation and "{name:3}" in result.explanation
     assert [s.place for s in result.standings] == sorted(s.place for s in result.standings)
 

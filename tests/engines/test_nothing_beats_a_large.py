@@ -485,6 +485,8 @@ def test_completing_the_second_goal_wins_even_without_the_first_colour(still_hol
         (ANN, 1, 2), (BOB, 2, 0), (CAT, 2, 0)]
     assert result.winners == [ANN]
     assert result.explanation == notes[-1].text
+    # Only the winner is ranked: the others share place 2 whatever they completed.
+    assert result.to_json()["ranked"] is False and result.score_label == "goals completed"
     assert state["step"] == "over" and GAME.waiting_for(state) == []
     assert all(GAME.actions(state, p) == [] for p in (ANN, BOB, CAT))
     public, _ = GAME.view(state, None)

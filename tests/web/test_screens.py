@@ -47,7 +47,7 @@ def test_the_options_form_shows_every_default(client):
     html = page(client, "/new/go-big")
     assert "Box &amp; house rules" in html
     assert 'name="copies_per_value" value="13"' in html
-    assert 'name="open_banks"' in html and "Default: False" in html
+    assert 'name="open_banks"' in html and "Default: off." in html
     assert page(client, "/new/chess", 404)
 
 

@@ -423,7 +423,7 @@ class BigMoney(Game):
         places = competition_places([(player, (amount,)) for player, amount in money.items()])
         standings = sorted((Standing(player, place, money[player]) for player, place in places),
                            key=lambda standing: (standing.place, standing.player))
-        return Result(standings, self._explain(state, standings))
+        return Result(standings, self._explain(state, standings), "$")
 
     @staticmethod
     def _explain(state: State, standings: list[Standing]) -> str:

@@ -39,6 +39,7 @@ class BigTop(Game):
     max_players = 6
     Options = Options
     secret_actions = frozenset({"hand", "receipts"})
+    first_player_role = "deals first"
 
     def default_options(self, player_count: int | None = None) -> Options:
         return Options(deals_per_player=2 if player_count == 3 else 1)
@@ -57,8 +58,7 @@ class BigTop(Game):
             "earnings": [],
             "deal_results": [],
             "seats": [{"player": p, "hand": None, "chart": empty_chart(), "receipts": None,
-                       "track": 0, "total": options.peanuts if fan_tan else 0}
-                      for p in players],
+                       "track": 0, "total": options.peanuts if fan_tan else 0} for p in players],
         }
         if fan_tan:
             state["pot"] = 0
@@ -427,12 +427,12 @@ class BigTop(Game):
     def result(self, state: State) -> Result | None:
         if state["step"] != "over":
             return None
-        places = dict(competition_places([(s["player"], (s["total"],))
-                                          for s in state["seats"]]))
+        places = dict(competition_places([(s["player"], (s["total"],)) for s in state["seats"]]))
         standings = sorted((Standing(s["player"], places[s["player"]], s["total"])
                             for s in state["seats"]),
                            key=lambda st: (st.place, st.player))
-        return Result(standings, self._explain(state, standings))
+        label = "peanuts" if self._fan_tan(state) else "$"
+        return Result(standings, self._explain(state, standings), label)
 
     def _explain(self, state: State, standings: list[Standing]) -> str:
         first = [s for s in standings if s.place == 1]

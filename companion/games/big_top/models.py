@@ -25,11 +25,13 @@ class Options(StrictModel):
     variant: Literal["big-top", "fan-tan"] = Field(
         "big-top", title="Game",
         description="Big Top, or Fan Tan from the designer's notes: no calling, no charts "
-                    "or receipts; a player who cannot play pays a peanut to the pot.")
+                    "or receipts; a player who cannot play pays a peanut to the pot.",
+        json_schema_extra={"labels": {"big-top": "Big Top", "fan-tan": "Fan Tan"}})
     deals_per_player: int = Field(
         1, ge=1, le=4, title="Deals per player",
         description="Each player deals this many times (the rulebook: once, twice with "
-                    "3 players). In Fan Tan this sets the number of hands when Hands is 0.")
+                    "3 players). In Fan Tan this sets the number of hands when Hands is 0.",
+        json_schema_extra={"default_words": "1, or 2 with 3 players"})
     peanuts: int = Field(
         25, ge=1, le=100, title="Peanuts each (Fan Tan)",
         description="The peanuts each player starts with in Fan Tan (25 in the designer's "
@@ -38,7 +40,8 @@ class Options(StrictModel):
         0, ge=0, le=50, title="Hands (Fan Tan)",
         description="The number of hands to play in the Fan Tan variant; 0 means one "
                     "round of deals (one per player) times Deals per player. Big Top "
-                    "ignores it.")
+                    "ignores it.",
+        json_schema_extra={"default_words": "0, a hand for each deal"})
 
 
 class Hand(StrictModel):

@@ -218,7 +218,7 @@ class GoBig(Game):
             (Standing(p, places[p], self.bank_total(by_player[p]),
                       {"bank_cards": self.bank_cards(by_player[p])}) for p in places),
             key=lambda st: (st.place, st.player))
-        return Result(standings, self._explain(standings))
+        return Result(standings, self._explain(standings), "bank total")
 
     @staticmethod
     def _explain(standings: list[Standing]) -> str:

@@ -45,6 +45,7 @@ class NothingBeatsALarge(Game):
     max_players = 5
     Options = Options
     secret_actions = frozenset({"cast"})
+    first_player_role = "challenges first"
 
     def default_options(self, player_count: int | None = None) -> Options:
         if player_count is None:
@@ -402,7 +403,8 @@ class NothingBeatsALarge(Game):
         ordered = sorted(state["seats"], key=lambda s: s["player"] != winner)
         standings = [Standing(s["player"], 1 if s["player"] == winner else 2,
                               len(s["completed"])) for s in ordered]
-        return Result(standings, self._win_sentence(self._seat(state, winner)))
+        return Result(standings, self._win_sentence(self._seat(state, winner)),
+                      "goals completed", ranked=False)
 
     def scores(self, state: State) -> dict[int, int]:
         return {s["player"]: len(s["completed"]) for s in state["seats"]}

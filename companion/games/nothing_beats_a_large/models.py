@@ -23,12 +23,14 @@ class Options(StrictModel):
         default_factory=lambda: list(COLORS), min_length=3, max_length=5,
         title="Colours in play",
         description="One colour per player, at least 3: 3 colours for 2 or 3 players, "
-                    "4 for 4, all 5 for 5. Set the other pyramids aside.")
+                    "4 for 4, all 5 for 5. Set the other pyramids aside.",
+        json_schema_extra={"default_words": "one per player (at least 3), in this order"})
     casting: Literal["phones", "by-hand"] = Field(
         "phones", title="How to cast",
         description="On the phones: each caster picks a piece (or nothing) in secret and "
                     "both are revealed together. By hand: the casters reveal real pieces "
-                    "and one of them records both.")
+                    "and one of them records both.",
+        json_schema_extra={"labels": {"phones": "On the phones", "by-hand": "By hand"}})
 
     @field_validator("colors")
     @classmethod

@@ -1,0 +1,88 @@
+"""The end of a game reads right: every number column says what it counts, a place never
+contradicts the number beside it, Nothing Beats a Large names its winner and ranks nobody
+else, and the score chart starts where scoring starts and tells its lines apart without
+colour."""
+from __future__ import annotations
+
+import re
+
+from companion.chart import from_first_score, line_chart, marker_samples
+from tests.browser.test_accessibility import bot_moves
+from tests.conftest import Api
+from tests.web.test_at_the_table import as_player
+
+
+def result_html(app, table) -> str:
+    phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
+    html = phone.get(f"/t/{table.code}").get_data(as_text=True)
+    return html[html.index('<section class="result"'):html.index("</section>",
+                                                                 html.index('class="result"'))]
+
+
+def rows(html: str) -> list[list[str]]:
+    """The standings table's cells, row by row, as text."""
+    table = html[html.index('<table class="standings">'):html.index("</table>")]
+    return [[re.sub(r"<[^>]+>", "", cell).strip()
+             for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)]
+
+
+def test_go_big_ranks_with_a_labelled_score_and_tie_break(app):
+    table = Api(client=app.test_client()).table(options={"copies_per_value": 4})
+    table.finish_go_big()
+    result = table.view()["result"]
+    assert result["score_label"] == "bank total" and result["ranked"] is True
+    found = rows(result_html(app, table))
+    assert found[0] == ["Place", "Player", "Bank total", "Bank cards (tie-break)"]
+    names = {p["id"]: p["name"] for p in table.view()["players"]}
+    assert found[1:] == [[str(s["place"]), names[s["player"]], str(s["score"]),
+                          str(s["tiebreak"]["bank_cards"])] for s in result["standings"]]
+    # A place never contradicts its numbers: a better place has a better (score, tie-break).
+    keys = [(int(row[2]), int(row[3])) for row in found[1:]]
+    places = [int(row[0]) for row in found[1:]]
+    for (key, place), (next_key, next_place) in zip(zip(keys, places), zip(keys[1:], places[1:])):
+        assert (key == next_key and place == next_place) or (key > next_key and place < next_place)
+
+
+def test_nothing_beats_a_large_names_its_winner_and_ranks_nobody_else(app):
+    table = Api(client=app.test_client()).table("nothing-beats-a-large")
+    bot_moves(app, table, None)
+    result = table.view()["result"]
+    names = {p["id"]: p["name"] for p in table.view()["players"]}
+    winner = names[result["winners"][0]]
+    html = result_html(app, table)
+    assert f"Winner: <strong>{winner}</strong>" in html
+    found = rows(html)
+    assert found[0] == ["Player", "Goals completed"]  # no place column
+    assert found[1] == [winner, "2"]
+    assert "Place" not in html
+
+
+def test_the_chart_starts_where_scoring_starts():
+    assert from_first_score({1: [0, 0, 0, 2, 3], 2: [0, 0, 0, 0, 5]}) == {
+        1: [0, 2, 3], 2: [0, 0, 5]}
+    assert from_first_score({1: [25, 25, 30], 2: [25, 25, 20]}) == {1: [25, 30], 2: [25, 20]}
+    assert from_first_score({1: [0, 0], 2: [0, 0]}) == {1: [0, 0], 2: [0, 0]}
+
+
+def test_each_line_of_the_chart_has_its_own_dash_and_marker_and_the_legend_says_so():
+    series = {player: [0] * 3 + list(range(player, 40, player)) for player in range(1, 7)}
+    names = {player: f"P{player}" for player in series}
+    svg = str(line_chart(series, names, "$"))
+    styles = [re.findall(rf"chart-line-{n}\b", svg) for n in range(6)]
+    for n, found in enumerate(styles):
+        # its line, its markers and its key in the legend
+        assert len(found) == 1 + len(marker_samples(len(series[n + 1]) - 2, n)) + 1, n
+    assert len(set(re.findall(r'class="chart-marker chart-line-\d" [^>]*>(<[a-z]+ [^>]*/>)',
+                              svg))) == 6
+    assert 'aria-label="Scores over the game ($): P1 39, P2 38' in svg
+    assert "P6: 36</li>" in svg
+    assert 'preserveAspectRatio="none"' in svg and "style=" not in svg
+
+
+def test_marker_samples_spread_along_the_line_and_end_at_its_end():
+    for line in range(6):
+        samples = marker_samples(101, line)
+        assert samples[-1] == 100 and len(samples) >= 5 and samples == sorted(set(samples))
+    assert marker_samples(101, 0) != marker_samples(101, 1)
+    assert marker_samples(1, 0) == [0] and marker_samples(0, 0) == []
