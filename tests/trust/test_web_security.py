@@ -442,7 +442,7 @@ def test_room_codes_and_tokens_cannot_be_guessed_cheaply(limited):
     host.set_cookie(host_cookie(table.code), table.host)
     csrf = csrf_of(host.get(f"/t/{table.code}/host").get_data(as_text=True))
     response = host.post(f"/t/{table.code}/rejoin",
-                         data={"player": str(table.ids["Ann"]), "csrf_token": csrf})
+                         data={"player": str(table.ids["Ben"]), "csrf_token": csrf})
     assert response.status_code == 200
     client = limited.test_client()
     address = {"REMOTE_ADDR": "10.4.0.1"}
