@@ -49,10 +49,11 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
 
-    from .web import api, compress, errors, health, links, lobby, screens
+    from .web import api, compress, display, errors, health, links, lobby, screens
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
+    app.register_blueprint(display.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
     compress.register(app, [root / "static" for root in file_roots()])

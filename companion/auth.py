@@ -6,7 +6,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from flask import Request
+from flask import Request, current_app
 
 from .errors import CompanionError
 from .snapshots import Snapshot
@@ -20,6 +20,13 @@ def new_token() -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hash_rejoin_code(table_code: str, code: str) -> str:
+    """A rejoin code as it is kept: keyed with the server's secret, so that a copy of the
+    database alone does not let anyone try every code."""
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, f"{table_code}:{code}".encode(), hashlib.sha256).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,10 @@ class Player(db.Model):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     # A player without a phone: the host acts for them on the host device.
     local: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    # A rejoin code the host screen showed, for the new phone to type instead of scanning
+    # the rejoin QR: kept hashed, good once and for a short time (seating.rejoin).
+    rejoin_code_hash: Mapped[str | None] = mapped_column(String(64))
+    rejoin_code_until: Mapped[datetime | None] = mapped_column()
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     table: Mapped[Table] = relationship(back_populates="players")

@@ -1,13 +1,16 @@
 """Creating a table, seating its players in the lobby, and moving on to the next game."""
 from __future__ import annotations
 
+import hmac
+import re
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import func
 
-from ..auth import Viewer, hash_token, new_token
+from ..auth import Viewer, hash_rejoin_code, hash_token, new_token
 from ..errors import bad_request, conflict, forbidden, not_found
 from ..extensions import db
 from ..games import GAMES, Game
@@ -20,6 +23,12 @@ from .write import WRITE_RETRIES, change
 
 CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
 NAME_MAX = 24
+# A rejoin code to type: 20^8 codes, good once for a few minutes, and a wrong one counts
+# against the address's failed look-ups (extensions.LOOKUP_MISSES).
+REJOIN_CODE_LENGTH = 8
+REJOIN_CODE_MINUTES = 15
+NO_SUCH_REJOIN_CODE = ("That rejoin code is not right, or it is no longer valid: check it on "
+                       "the host screen, or ask the host for a new one.")
 
 
 def new_code() -> str:
@@ -188,15 +197,23 @@ def choose_first(table: Snapshot, viewer: Viewer, player_id: int) -> Snapshot:
     return change(table, choose)
 
 
-def rejoin(table: Snapshot, viewer: Viewer, player_id: int) -> str:
+def rejoin(table: Snapshot, viewer: Viewer, player_id: int,
+           code_to_type: bool = False) -> tuple[str, str | None]:
     """A new token for a player whose phone was lost or swapped; the old one stops
     working at once, open streams included. The token lets whoever holds it read the
-    seat's secrets, so the table is told in a log line that no undo takes back."""
+    seat's secrets, so the table is told in a log line that no undo takes back. With
+    `code_to_type`, also a short code the new phone may type instead (the host screen
+    shows it beside the token's QR code): whichever is used first takes the seat."""
     require_host(viewer)
     token = new_token()
+    code = new_rejoin_code() if code_to_type else None
 
     def replace(row: Table) -> dict:
-        player_at(row, player_id).token_hash = hash_token(token)
+        player = player_at(row, player_id)
+        player.token_hash = hash_token(token)
+        player.rejoin_code_hash = hash_rejoin_code(row.code, code) if code else None
+        player.rejoin_code_until = (utcnow() + timedelta(minutes=REJOIN_CODE_MINUTES)
+                                    if code else None)
         return {}
 
     def tell_the_table(row: Table, new_version: int) -> None:
@@ -210,7 +227,60 @@ def rejoin(table: Snapshot, viewer: Viewer, player_id: int) -> str:
                              notes=[line.to_json()], version=new_version))
 
     change(table, replace, tell_the_table)
+    return token, code
+
+
+def new_rejoin_code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(REJOIN_CODE_LENGTH))
+
+
+def typed_rejoin_code(typed: Any) -> str | None:
+    """A rejoin code as typed ("bqmk-xtrd"), as it was made ("BQMKXTRD"); None for what
+    cannot be one."""
+    if not isinstance(typed, str) or len(typed) > 4 * REJOIN_CODE_LENGTH:
+        return None
+    code = re.sub(r"[\s-]", "", typed).upper()
+    return code if len(code) == REJOIN_CODE_LENGTH and code.isalpha() else None
+
+
+def take_seat_by_code(table: Snapshot, typed: Any) -> str:
+    """The seat a rejoin code was made for, given to this phone: its new token. The code
+    and the token of the seat's rejoin QR stop working (as a rejoin, the old phone's
+    open streams are told)."""
+    code = typed_rejoin_code(typed)
+    if code is None:
+        raise not_found(NO_SUCH_REJOIN_CODE)
+    wanted = hash_rejoin_code(table.code, code)
+    token = new_token()
+
+    def give_seat(row: Table) -> dict:
+        player = next((p for p in row.players if p.rejoin_code_hash
+                       and hmac.compare_digest(p.rejoin_code_hash, wanted)), None)
+        if player is None or player.rejoin_code_until < utcnow():
+            raise not_found(NO_SUCH_REJOIN_CODE)
+        player.token_hash = hash_token(token)
+        player.rejoin_code_hash = player.rejoin_code_until = None
+        return {}
+
+    change(table, give_seat)
     return token
+
+
+def rejoin_qr_used(table: Snapshot, viewer: Viewer) -> None:
+    """The seat was taken with its rejoin QR: the code to type for it stops working."""
+    pending = db.session.execute(db.select(Player.id).where(
+        Player.id == viewer.player_id, Player.token_hash == viewer.token_hash,
+        Player.rejoin_code_hash.is_not(None))).first()
+    if pending is None:
+        return
+
+    def forget_code(row: Table) -> dict:
+        player = player_at(row, viewer.player_id)
+        if player.token_hash == viewer.token_hash:
+            player.rejoin_code_hash = player.rejoin_code_until = None
+        return {}
+
+    change(table, forget_code)
 
 
 def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:

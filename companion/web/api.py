@@ -112,7 +112,7 @@ def reorder(code: str):
 @bp.post("/tables/<code>/players/<int:player_id>/rejoin")
 def rejoin(code: str, player_id: int):
     table, viewer = table_and_viewer(code)
-    token = seating.rejoin(table, viewer, player_id)
+    token, _ = seating.rejoin(table, viewer, player_id)
     return jsonify(player_id=player_id, token=token,
                    rejoin_url=links.rejoin_url(table.code, token))
 

@@ -1,4 +1,5 @@
-"""The addresses phones use: the join link, the rejoin link, and the QR codes of them."""
+"""The addresses phones use: the join link, the rejoin link, the table display, and the QR
+codes of them."""
 from __future__ import annotations
 
 import io
@@ -49,6 +50,10 @@ def base_url() -> str:
 
 def join_url(code: str) -> str:
     return f"{base_url()}/j/{code}"
+
+
+def display_url(code: str) -> str:
+    return f"{base_url()}/d/{code}"
 
 
 def rejoin_url(code: str, token: str) -> str:

@@ -112,6 +112,21 @@ def join(code: str):
     return set_cookie(response, player_cookie(table.code), token)
 
 
+@bp.post("/j/<code>/rejoin")
+@limiter.limit("20/minute")
+def rejoin_by_code(code: str):
+    """A seat taken back with the rejoin code the host screen shows (typed, not scanned)."""
+    table = read.find(code)
+    typed = request.form.get("rejoin_code", "")
+    try:
+        token = seating.take_seat_by_code(table, typed)
+    except CompanionError as error:
+        return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
+                               error=error, typed=typed[:20]), error.status
+    response = redirect(url_for("screens.phone", code=table.code), code=303)
+    return set_cookie(response, player_cookie(table.code), token)
+
+
 @bp.get("/r/<code>")
 def rejoin_page(code: str):
     table = read.find(code)
@@ -126,5 +141,6 @@ def rejoin(code: str):
     viewer = viewer_for_token(table, token)
     if viewer is None or viewer.is_host:
         raise bad_request("This rejoin link is no longer valid: ask the host for a new one.")
+    seating.rejoin_qr_used(table, viewer)
     response = redirect(url_for("screens.phone", code=table.code), code=303)
     return set_cookie(response, player_cookie(table.code), token)

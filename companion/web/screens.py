@@ -63,6 +63,7 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
         "can_undo": moves.can_undo(table, viewer),
         "action_id": secrets.token_urlsafe(12),
         "join_url": links.join_url(table.code) if table.status == "lobby" else None,
+        "display_url": links.display_url(table.code) if screen == "host" else None,
         "local_waiting": [p for p in table.players
                           if p.local and p.id in view["waiting_for"]] if viewer.is_host else [],
         "chart": records.score_chart(table) if table.status == "finished" else None,
@@ -83,7 +84,8 @@ def remembered_entries(table: Snapshot, actions: list[dict]) -> list[dict]:
 def render_panel(table: Snapshot, viewer: Viewer, screen: str,
                  error: CompanionError | None = None, status: int = 200):
     context = panel_context(table, viewer, screen, error)
-    return render_template("table/_panel.html", fragment=True, **context), status
+    template = "display/_panel.html" if screen == "display" else "table/_panel.html"
+    return render_template(template, fragment=True, **context), status
 
 
 def panel_message(screen: str, viewer: Viewer):
@@ -98,11 +100,10 @@ def panel_message(screen: str, viewer: Viewer):
 def phone(code: str):
     table = read.find(code)
     viewer = cookie_viewer(table, request)
-    if viewer is None:
+    if viewer is None:  # in the lobby a seat is taken; after it, the game is watched
         if table.status == "lobby":
             return redirect(url_for("lobby.join_form", code=table.code))
-        raise forbidden("This phone is not seated at this table. If it is yours, ask the "
-                        "host for your rejoin QR code.")
+        return redirect(url_for("display.display", code=table.code))
     return render_template("table/phone.html", **panel_context(table, viewer, "phone"))
 
 
@@ -339,11 +340,15 @@ def host_change(code: str, change) -> Any:
     return after_change(after, viewer, "host")
 
 
-def player_id_from_form() -> int:
-    value = request.form.get("player", "")
+def player_id_from(fields: MultiDict) -> int:
+    value = fields.get("player", "")
     if not value.isdigit():
         raise bad_request("Pick a player.")
     return int(value)
+
+
+def player_id_from_form() -> int:
+    return player_id_from(request.form)
 
 
 @bp.post("/seats/move")
@@ -367,16 +372,27 @@ def start(code: str):
     return host_change(code, moves.start)
 
 
+@bp.get("/rejoin")
+def rejoin_confirm(code: str):
+    """Asks the host before a seat goes to a new phone (nothing changes here)."""
+    table = read.find(code)
+    screen_viewer(table, "host")
+    player = read.seated(table, player_id_from(request.args))
+    return render_template("table/rejoin_confirm.html", table=table, player=player)
+
+
 @bp.post("/rejoin")
 def rejoin(code: str):
+    """The seat given to a new phone: its QR code, its link and a short code to type."""
     table = read.find(code)
     viewer = screen_viewer(table, "host")
     player_id = player_id_from_form()
-    token = seating.rejoin(table, viewer, player_id)
+    token, typed = seating.rejoin(table, viewer, player_id, code_to_type=True)
     url = links.rejoin_url(table.code, token)
-    player = table.seat(player_id)
-    return render_template("table/rejoin_qr.html", table=table, player=player,
-                           qr=links.qr_svg(url))
+    return render_template("table/rejoin_qr.html", table=table, player=table.seat(player_id),
+                           qr=links.qr_svg(url), url=url, code_to_type=typed,
+                           join_url=links.join_url(table.code),
+                           minutes=seating.REJOIN_CODE_MINUTES)
 
 
 @bp.get("/qr.svg")

@@ -2,9 +2,10 @@
 colour scheme: no violation of impact "serious" or "critical" anywhere.
 
 The screens: home, the new-table form of every game, the join form, the rejoin page, past
-games, a history page, an error page, a rejoin code, the privacy cover of a player without
-a phone, and the phone and host screens of every game in the lobby, mid-game (a few bot
-moves through the API) and at the end (bot moves to the end).
+games, a history page, an error page, the table display, a rejoin's confirmation and code,
+the privacy cover of a player without a phone, and the phone and host screens of every
+game in the lobby, mid-game (a few bot moves through the API) and at the end (bot moves to
+the end).
 axe is injected with add_script_tag, which the Content Security Policy (script-src 'self')
 would block, so these pages open in a context that bypasses CSP; no page sets inline styles,
 so nothing looks different for it. The other browser tests keep the CSP.
@@ -194,6 +195,9 @@ def test_axe_finds_nothing_serious_on_the_lobby_pages(site, axe_context):
     found = []
     for name, path in pages:
         found += check(page, site.url + path, name)
+    for phase in ("lobby", "mid", "end"):  # the table display, on a laptop's screen
+        table = site.tables["big-money", phase]
+        found += check(page, f"{site.url}/d/{table.code}", f"table display, {phase}", HOST)
     # Two fragments swapped in by a tap: a Go Big set's confirmation, and undo's.
     go_big = site.tables["go-big", "mid"]
     axe_context.add_cookies(site.cookies(go_big, site.awaited_token(go_big)))
@@ -209,9 +213,9 @@ def test_axe_finds_nothing_serious_on_the_lobby_pages(site, axe_context):
 
 
 def test_axe_finds_nothing_serious_on_a_rejoin_code_and_the_privacy_cover(site, axe_context):
-    """The host device's pages for a lost phone (the rejoin code) and for a player without
-    a phone (the cover that hides their screen until they hold the device), at a table of
-    this test's own."""
+    """The host device's pages for a lost phone (the confirmation, the rejoin code) and for a
+    player without a phone (the cover that hides their screen until they hold the device),
+    at a table of this test's own."""
     table = Api(site.local_url).table(players=("Ann", "Ben"), start=False)
     page = axe_context.new_page()
     axe_context.add_cookies(site.cookies(table, table.tokens["Ann"]))
@@ -225,7 +229,10 @@ def test_axe_finds_nothing_serious_on_a_rejoin_code_and_the_privacy_cover(site, 
     found = check(page, f"{site.url}/t/{table.code}/as/{cleo}", "privacy cover")
     page.goto(f"{site.url}/t/{table.code}/host")
     page.get_by_text("Lost or swapped phone?").click()
-    page.get_by_role("button", name="Rejoin code for Ben").click()
+    page.get_by_role("link", name="Rejoin code for Ben").click()
+    expect(page.get_by_role("heading", name="Give Ben's seat to a new phone?")).to_be_visible()
+    found += axe(page, "rejoin confirmation")
+    page.get_by_role("button", name="Yes, give the seat to a new phone").click()
     expect(page.locator("svg[aria-label='QR code']")).to_be_visible()
     found += axe(page, "rejoin code")
     page.close()

@@ -1,9 +1,9 @@
 """The phone app feel, in Chromium: screenshots of the phone (360 x 740) and host (1280 x 800)
-screens of every game mid-game and at the end, light and dark (kept in test-artifacts/);
-no sideways scroll and no word broken across lines at 360 px; no console error (a refused
-inline style included) on any screen of any game; finger-sized controls; the theme follows
-the phone; no layout jump when a fragment swaps in; the screen kept awake during play; an
-installable manifest."""
+screens of every game mid-game and at the end, light and dark, and of the table display
+(1920 x 1080) (kept in test-artifacts/); no sideways scroll and no word broken across lines
+at 360 px; no console error (a refused inline style included) on any screen of any game;
+finger-sized controls; the theme follows the phone; no layout jump when a fragment swaps
+in; the screen kept awake during play; an installable manifest."""
 from __future__ import annotations
 
 import json
@@ -89,6 +89,64 @@ def result_headers(page, table, name: str) -> list[str]:
     if headers[:len(expected)] != expected:
         return [f"{name}: the result's columns are {headers}, not {expected}"]
     return []
+
+
+DISPLAY = {"width": 1920, "height": 1080}
+# What a table display shows, read in the page; CONTROLS is everything that could change
+# something (none of it belongs on the display).
+CONTROLS = "form, button, input, select, textarea, [hx-post], [hx-put], [hx-patch], [hx-delete]"
+DISPLAY_FACTS = """(controls) => { const turn = document.querySelector('#panel .turn');
+  return {turn: turn.textContent.trim(), size: parseFloat(getComputedStyle(turn).fontSize),
+          last: document.querySelector('.display-last p').textContent.trim(),
+          used: document.querySelector('#panel').getBoundingClientRect().width / innerWidth,
+          wide: document.documentElement.scrollWidth, controls: document.querySelectorAll(controls).length,
+          private: document.querySelectorAll('.private').length,
+          result: !!document.querySelector('#panel .result')}; }"""
+
+
+def test_the_table_display_of_every_game_mid_game_and_at_the_end(site, new_phone):
+    """The table display (/d/CODE) at 1920 x 1080, as a TV shows it (screenshots kept), and
+    at 1280 x 800: it uses the whole width, says whose turn it is in type of 40 px or more
+    and the last event as the public view and log (no token) tell them, gives the result at
+    the end, and has nothing that changes the table and no player's private section."""
+    screen = new_phone(**DISPLAY)
+    errors = console_errors(screen)
+    problems = []
+    for game in GAME_TABLES:
+        for phase in ("mid", "end"):
+            table = site.tables[game, phase]
+            name = f"display-{game}-{phase}"
+            screen.set_viewport_size(DISPLAY)
+            screen.goto(f"{site.url}/d/{table.code}")
+            expect(screen.locator(".display-last")).to_be_visible()
+            screenshot(screen, name)
+            facts = screen.evaluate(DISPLAY_FACTS, CONTROLS)
+            view = table.view()
+            log = table.api.call("GET", f"/tables/{table.code}/log")[1]["events"]
+            names = {p["id"]: p["name"] for p in view["players"]}
+            if phase == "end":
+                expected = facts["turn"] == "The game is over." and facts["result"]
+            else:
+                expected = view["waiting_for"] and all(
+                    names[p] in facts["turn"] for p in view["waiting_for"])
+            if not expected:
+                problems.append(f"{name}: the turn reads {facts['turn']!r}")
+            if facts["last"] != log[-1]["summary"]:
+                problems.append(f"{name}: the last event reads {facts['last']!r}")
+            if facts["size"] < 40:
+                problems.append(f"{name}: whose turn it is in {facts['size']} px type")
+            if facts["used"] < 0.9 or facts["wide"] > DISPLAY["width"]:
+                problems.append(f"{name}: {facts['used']:.0%} of the width used, "
+                                f"{facts['wide']} px wide")
+            if facts["controls"] or facts["private"]:
+                problems.append(f"{name}: {facts['controls']} controls, "
+                                f"{facts['private']} private sections")
+            screen.set_viewport_size(HOST)
+            wide = screen.evaluate("document.documentElement.scrollWidth")
+            if wide > HOST["width"]:
+                problems.append(f"{name}: {wide} px wide on a {HOST['width']} px screen")
+    assert not problems, "\n".join(problems)
+    assert not errors, "\n".join(errors)
 
 
 def test_the_lobby_pages_fit_a_360_px_phone(site, new_phone):

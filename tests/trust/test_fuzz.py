@@ -472,6 +472,10 @@ def test_lobby_forms(world, data, game):
     request(world, "POST", f"/j/{quoted(code)}", form=[("name", data.draw(form_values))])
     request(world, "GET", f"/j/{quoted(code)}")
     request(world, "GET", f"/r/{quoted(code)}")
+    request(world, "POST", f"/j/{quoted(code)}/rejoin",
+            form=[("rejoin_code", data.draw(form_values))])
+    for path in ("", "/panel", "/qr.svg"):  # the table display
+        request(world, "GET", f"/d/{quoted(code)}{path}")
     request(world, "POST", f"/r/{quoted(code)}", form=[("token", data.draw(
         form_values | st.sampled_from(list(world.games[game].tokens.values()))))])
 

@@ -7,7 +7,8 @@ fetched: the JSON view of every viewer, every viewer's log, the move's answer, e
 (a stale move, a move out of turn, an undo by someone else), the undo answer, the events of
 every open stream (API and screens), and every few moves each HTML screen and fragment
 (phone page, host screen, live panel, history, undo confirmation, preview, error panels,
-the privacy cover of a player without a phone, the join and rejoin pages, the record).
+the privacy cover of a player without a phone, the join and rejoin pages, the table display
+and its stream, the record).
 Players are named with HTML and script, so every page is also checked to render them as
 text and to run nothing inline.
 
@@ -350,6 +351,9 @@ class Game:
                 self.streams.append((client, Stream(
                     f"{base}/t/{code}/events?screen={client.screen}",
                     cookies=client.session.cookies, label=f"{client.label} screen stream")))
+            elif not client.local:  # the public: the table display's stream
+                self.streams.append((client, Stream(
+                    f"{base}/d/{code}/events", label="the table display's stream")))
         opened.extend(stream for _, stream in self.streams)
 
     # moves ---------------------------------------------------------------------------
@@ -556,8 +560,9 @@ class Game:
             response = client.post_form("/act", fields + [("csrf_token", csrf)])
             assert response.status_code == code, response.text[:300]
             self.guard.html(response.text, client.player, f"{client.label}'s error panel")
-        # The join and rejoin pages anyone can open.
-        for path in (f"/j/{client.code}", f"/r/{client.code}"):
+        # The join and rejoin pages and the table display, which anyone can open.
+        for path in (f"/j/{client.code}", f"/r/{client.code}", f"/d/{client.code}",
+                     f"/d/{client.code}/panel"):
             response = self.public.session.get(client.base + path, timeout=30)
             self.guard.html(response.text, None, f"the public {path}")
 

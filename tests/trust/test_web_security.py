@@ -26,8 +26,10 @@ from tests.trust.support import (COUNTS, HOSTILE_NAMES, Client, Referee, Stream,
                                  inert, new_action_id, new_table)
 from tests.web.test_live import ServerProcess
 
-# Pages anyone may open: the join QR, the join form and the rejoin page of a table.
-PUBLIC_PAGES = {"screens.join_qr", "lobby.join_form", "lobby.rejoin_page"}
+# Pages anyone may open: the join QR, the join form and the rejoin page of a table, and the
+# table display (its page, panel, stream and QR code).
+PUBLIC_PAGES = {"screens.join_qr", "lobby.join_form", "lobby.rejoin_page", "display.display",
+                "display.panel", "display.events", "display.qr"}
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -150,7 +152,7 @@ def test_players_named_with_html_or_script_are_inert_everywhere(app, live_server
             assert response.status_code < 500, (path, response.status_code)
             page_check(response, f"{stage} {client.label} {path}", tokens)
         for path in ("/", "/games", f"/j/{table.code}", f"/r/{table.code}",
-                     f"/join?code={table.code}"):
+                     f"/join?code={table.code}", f"/d/{table.code}", f"/d/{table.code}/panel"):
             response = requests.get(base + path, timeout=10)
             page_check(response, f"{stage} {path}", tokens)
 
@@ -168,9 +170,12 @@ def test_players_named_with_html_or_script_are_inert_everywhere(app, live_server
     crawl("finished")
     html = host.page("/host").text
     assert "&lt;script&gt;f()&lt;/script&gt;" in html  # shown, as text
-    # The rejoin QR page of each hostile name, and a join refused because of the name.
+    # The rejoin confirmation and QR page of each hostile name, and a join refused because
+    # of the name.
     csrf = host.csrf()
     for player in table.ids.values():
+        page_check(host.page(f"/rejoin?player={player}"),
+                   f"the rejoin confirmation of {table.names[player]!r}", tokens)
         response = host.post_form("/rejoin", {"player": player, "csrf_token": csrf}, htmx=False)
         assert response.status_code == 200
         page_check(response, f"the rejoin QR of {table.names[player]!r}", tokens)
@@ -311,8 +316,9 @@ def refused_everywhere(app, base: str, code: str, token: str, player: int,
                                         timeout=10, stream=True)
             status = response.status_code
             response.close()
-            if status in (302, 303) and method == "GET":  # a stranger at a lobby: join it
-                assert response.headers["Location"].endswith(f"/j/{code}")
+            if status in (302, 303) and method == "GET":
+                # A stranger at a lobby is sent to join it, after it to watch it.
+                assert response.headers["Location"].endswith((f"/j/{code}", f"/d/{code}"))
                 continue
             assert 400 <= status < 500, f"{method} {path} answered {status}"
             if rule.rule.startswith("/api/"):
@@ -399,7 +405,7 @@ def limited(database_url, tmp_path):
 def test_room_codes_and_tokens_cannot_be_guessed_cheaply(limited):
     table = Api(client=limited.test_client()).table("go-big", players=("Ann", "Ben"))
     guesses = ["/api/v1/tables/{}", "/api/v1/tables/{}/log", "/t/{}", "/j/{}", "/r/{}",
-               "/join?code={}", "/t/{}/qr.svg", "/t/{}/panel"]
+               "/join?code={}", "/t/{}/qr.svg", "/t/{}/panel", "/d/{}"]
     letters = "BCDFGHJKLMNPQRSTVWXZ"
     for n, guess in enumerate(guesses):
         client = limited.test_client()
@@ -431,6 +437,25 @@ def test_room_codes_and_tokens_cannot_be_guessed_cheaply(limited):
             break
         assert response.status_code == 401
     assert attempt <= 40, f"{attempt} token guesses went through"
+    # Guessing a rejoin code on the join page (a code the host made is waiting).
+    host = limited.test_client()
+    host.set_cookie(host_cookie(table.code), table.host)
+    csrf = csrf_of(host.get(f"/t/{table.code}/host").get_data(as_text=True))
+    response = host.post(f"/t/{table.code}/rejoin",
+                         data={"player": str(table.ids["Ben"]), "csrf_token": csrf})
+    assert response.status_code == 200
+    client = limited.test_client()
+    address = {"REMOTE_ADDR": "10.4.0.1"}
+    csrf = csrf_of(client.get(f"/j/{table.code}", environ_base=address).get_data(as_text=True))
+    for attempt in range(200):
+        guess = "".join(letters[(attempt * 7 + i) % 20] for i in range(8))
+        response = client.post(f"/j/{table.code}/rejoin", environ_base=address,
+                               data={"rejoin_code": guess, "csrf_token": csrf})
+        COUNTS["inputs_tried"] += 1
+        if response.status_code == 429:
+            break
+        assert response.status_code == 404, response.status_code
+    assert attempt <= 20, f"{attempt} rejoin code guesses went through"
     # Joining is limited on its own, and a real player polling its view is not limited.
     client = limited.test_client()
     address = {"REMOTE_ADDR": "10.3.0.1"}
