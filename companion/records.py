@@ -162,19 +162,51 @@ CATALOGUE_SIZE = 40
 CATALOGUE_SCAN = 2000
 
 
-def catalogue(game: str, action_type: str, field: str) -> list[dict]:
+def catalogue(game: str, action_type: str, field: str,
+              here: Snapshot | None = None) -> list[dict]:
     """What players entered before in `field` of `action_type` at this server's tables of
-    the game (only ever public entries), newest first, each once."""
-    rows = db.session.execute(
-        db.select(Event.action).join(Table, Table.id == Event.table_id)
-        .where(Table.game == game, Event.kind == "action")
-        .order_by(Event.id.desc()).limit(CATALOGUE_SCAN)).scalars()
+    the game (only ever public entries; an entry an undo took back is not remembered),
+    newest first, each once.
+
+    Less what the table `here` already holds: an entry is offered while `here` has fewer
+    of it than some one table had, so a card the box holds twice stays on offer until
+    both copies are on the table."""
+    scanned = db.select(Event.table_id, Event.seq, Event.kind, Event.undoes, Event.action) \
+        .join(Table, Table.id == Event.table_id) \
+        .where(Table.game == game, Event.kind.in_(("action", "undo"))) \
+        .order_by(Event.id.desc()).limit(CATALOGUE_SCAN)
+    copies: dict[str, int] = {}
     found: dict[str, dict] = {}
-    for action in rows:
-        entry = action.get(field) if isinstance(action, dict) else None
-        if action and action.get("type") == action_type and isinstance(entry, dict):
-            key = json.dumps(entry, sort_keys=True)
+    for table_id, entries in _entries_by_table(scanned, action_type, field).items():
+        if here is not None and table_id == here.id:
+            continue
+        for key, (entry, count) in entries.items():
             found.setdefault(key, entry)
-            if len(found) == CATALOGUE_SIZE:
-                break
-    return list(found.values())
+            copies[key] = max(copies.get(key, 0), count)
+    held: dict[str, tuple[dict, int]] = {}
+    if here is not None:
+        at_table = db.select(Event.table_id, Event.seq, Event.kind, Event.undoes, Event.action) \
+            .where(Event.table_id == here.id, Event.kind.in_(("action", "undo")),
+                   Event.version <= here.version).order_by(Event.seq.desc())
+        held = _entries_by_table(at_table, action_type, field).get(here.id, {})
+    offered = [entry for key, entry in found.items()
+               if held.get(key, (entry, 0))[1] < copies[key]]
+    return offered[:CATALOGUE_SIZE]
+
+
+def _entries_by_table(query, action_type: str, field: str) -> dict[int, dict[str, tuple[dict, int]]]:
+    """Per table, the entries of `field` in its actions of `action_type` that are in effect
+    (newest first, as the query reads them): each entry with how many times it was made."""
+    rows = db.session.execute(query).all()
+    taken_back = {(row.table_id, row.undoes) for row in rows if row.kind == "undo"}
+    tables: dict[int, dict[str, tuple[dict, int]]] = defaultdict(dict)
+    for row in rows:
+        action = row.action
+        entry = action.get(field) if isinstance(action, dict) else None
+        if (row.kind != "action" or (row.table_id, row.seq) in taken_back
+                or not isinstance(entry, dict) or action.get("type") != action_type):
+            continue
+        key = json.dumps(entry, sort_keys=True)
+        seen, count = tables[row.table_id].get(key, (entry, 0))
+        tables[row.table_id][key] = (seen, count + 1)
+    return tables
