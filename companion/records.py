@@ -3,7 +3,7 @@ replayed, the chart of the scores over the game, and the past games of this serv
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import Any
 
@@ -160,6 +160,8 @@ def player_stats(games: list[dict]) -> list[dict]:
 
 CATALOGUE_SIZE = 40
 CATALOGUE_SCAN = 2000
+LOG_ENTRIES = db.select(Event.table_id, Event.seq, Event.kind, Event.undoes, Event.action) \
+    .where(Event.kind.in_(("action", "undo")))
 
 
 def catalogue(game: str, action_type: str, field: str,
@@ -171,35 +173,30 @@ def catalogue(game: str, action_type: str, field: str,
     Less what the table `here` already holds: an entry is offered while `here` has fewer
     of it than some one table had, so a card the box holds twice stays on offer until
     both copies are on the table."""
-    scanned = db.select(Event.table_id, Event.seq, Event.kind, Event.undoes, Event.action) \
-        .join(Table, Table.id == Event.table_id) \
-        .where(Table.game == game, Event.kind.in_(("action", "undo"))) \
-        .order_by(Event.id.desc()).limit(CATALOGUE_SCAN)
-    copies: dict[str, int] = {}
-    found: dict[str, dict] = {}
-    for table_id, entries in _entries_by_table(scanned, action_type, field).items():
-        if here is not None and table_id == here.id:
-            continue
-        for key, (entry, count) in entries.items():
-            found.setdefault(key, entry)
-            copies[key] = max(copies.get(key, 0), count)
-    held: dict[str, tuple[dict, int]] = {}
+    entries, counts = _entries(
+        LOG_ENTRIES.join(Table, Table.id == Event.table_id).where(Table.game == game)
+        .order_by(Event.id.desc()).limit(CATALOGUE_SCAN), action_type, field)
+    copies: Counter[str] = Counter()
+    for table_id, counted in counts.items():
+        if here is None or table_id != here.id:
+            copies |= counted  # the most copies any one table had
+    held: Counter[str] = Counter()
     if here is not None:
-        at_table = db.select(Event.table_id, Event.seq, Event.kind, Event.undoes, Event.action) \
-            .where(Event.table_id == here.id, Event.kind.in_(("action", "undo")),
-                   Event.version <= here.version).order_by(Event.seq.desc())
-        held = _entries_by_table(at_table, action_type, field).get(here.id, {})
-    offered = [entry for key, entry in found.items()
-               if held.get(key, (entry, 0))[1] < copies[key]]
-    return offered[:CATALOGUE_SIZE]
+        _, counts = _entries(LOG_ENTRIES.where(Event.table_id == here.id,
+                                               Event.version <= here.version),
+                             action_type, field)
+        held = counts.get(here.id, Counter())
+    return [entries[key] for key in copies if held[key] < copies[key]][:CATALOGUE_SIZE]
 
 
-def _entries_by_table(query, action_type: str, field: str) -> dict[int, dict[str, tuple[dict, int]]]:
-    """Per table, the entries of `field` in its actions of `action_type` that are in effect
-    (newest first, as the query reads them): each entry with how many times it was made."""
+def _entries(query, action_type: str, field: str) -> tuple[dict[str, dict],
+                                                          dict[int, Counter[str]]]:
+    """The entries of `field` in the actions of `action_type` the query reads that are in
+    effect (in the order read), and per table how many times each was made."""
     rows = db.session.execute(query).all()
     taken_back = {(row.table_id, row.undoes) for row in rows if row.kind == "undo"}
-    tables: dict[int, dict[str, tuple[dict, int]]] = defaultdict(dict)
+    entries: dict[str, dict] = {}
+    counts: dict[int, Counter[str]] = defaultdict(Counter)
     for row in rows:
         action = row.action
         entry = action.get(field) if isinstance(action, dict) else None
@@ -207,6 +204,6 @@ def _entries_by_table(query, action_type: str, field: str) -> dict[int, dict[str
                 or not isinstance(entry, dict) or action.get("type") != action_type):
             continue
         key = json.dumps(entry, sort_keys=True)
-        seen, count = tables[row.table_id].get(key, (entry, 0))
-        tables[row.table_id][key] = (seen, count + 1)
-    return tables
+        entries.setdefault(key, entry)
+        counts[row.table_id][key] += 1
+    return entries, counts

@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from companion.games.big_top import DECK
 from tests.browser.test_accessibility import bot_moves
 from tests.browser.conftest import Taps, screenshot
+from tests.browser.test_phones_over_http import console_errors
 from tests.conftest import Api
 
 BUDGETS = {"go-big turn": 3, "big-money turn": 8, "big-money opening market": 6,
@@ -68,7 +69,7 @@ def test_an_ordinary_big_money_turn_takes_at_most_eight_taps(live_server, new_ph
     assert taps.count <= BUDGETS["big-money turn"], taps.count
 
 
-# The cards of an earlier Big Money table at this server, as its players typed them in.
+# The cards of earlier Big Money tables at this server, as their players typed them in.
 KNOWN_CARDS = [
     {"industry": "food", "price": 10, "payout": 10, "stock": False, "name": "Diner"},
     {"industry": "travel", "price": 20, "payout": 45, "stock": True, "name": "Airline"},
@@ -93,17 +94,21 @@ def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server
         assert table.act(table.tokens[name], type="startup", industry="sports")[0] == 200
     first = table.names[table.view()["state"]["seats"][0]["player"]]
     phone = seated_phone(new_phone, live_server, table, first)
+    errors = console_errors(phone)
     picks = phone.get_by_role("group", name="Cards entered before")
     expect(picks.get_by_role("button")).to_have_count(len(KNOWN_CARDS))
     screenshot(phone, "big-money-phone-known-cards")
     # Another phone, which may enter them instead, narrows the list by typing; what it typed
     # stays as the cards go in.
     other = seated_phone(new_phone, live_server, table, next(n for n in table.tokens if n != first))
+    other_errors = console_errors(other)
     other.get_by_text(re.compile("Entering the market cards instead")).click()
     other.get_by_label("Find a card").fill("food")
     other_picks = other.get_by_role("group", name="Cards entered before").get_by_role("button")
     expect(other_picks).to_have_text([re.compile("Diner"), re.compile("Bakery Stock")])
 
+    # Nothing typed or chosen in a field on the counted phone: only the cards are tapped.
+    phone.evaluate("window.entered = 0; document.addEventListener('input', () => window.entered++, true)")
     taps = Taps()
     for number, name in enumerate(("Stadium", "Diner", "Airline Stock"), start=1):
         taps(picks.get_by_role("button", name=re.compile(f"^{name}")))
@@ -119,6 +124,8 @@ def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server
     market = [asset["name"] for asset in table.view()["state"]["market"]]
     assert market == ["Stadium", "Diner", "Airline", "Bakery"]
     assert taps.count <= BUDGETS["big-money opening market"], taps.count
+    assert phone.evaluate("window.entered") == 0
+    assert errors == other_errors == [], (errors, other_errors)
 
 
 # Ann deals, Ben plays first. Dealing DECK in order round Cat, Ann, Ben gives Ben the light
