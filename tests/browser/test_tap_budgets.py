@@ -98,6 +98,8 @@ def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server
     picks = phone.get_by_role("group", name="Cards entered before")
     expect(picks.get_by_role("button")).to_have_count(len(KNOWN_CARDS))
     screenshot(phone, "big-money-phone-known-cards")
+    box = picks.get_by_role("button").first.bounding_box()  # on the first screen
+    assert box and box["y"] + box["height"] <= phone.viewport_size["height"], box
     # Another phone, which may enter them instead, narrows the list by typing; what it typed
     # stays as the cards go in.
     other = seated_phone(new_phone, live_server, table, next(n for n in table.tokens if n != first))
