@@ -3,7 +3,7 @@ replayed, the chart of the scores over the game, and the past games of this serv
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import Any
 
@@ -127,21 +127,50 @@ def player_stats(games: list[dict]) -> list[dict]:
 
 CATALOGUE_SIZE = 40
 CATALOGUE_SCAN = 2000
+LOG_ENTRIES = db.select(Event.table_id, Event.seq, Event.kind, Event.undoes, Event.action) \
+    .where(Event.kind.in_(("action", "undo")))
 
 
-def catalogue(game: str, action_type: str, field: str) -> list[dict]:
+def catalogue(game: str, action_type: str, field: str,
+              here: Snapshot | None = None) -> list[dict]:
     """What players entered before in `field` of `action_type` at this server's tables of
-    the game (only ever public entries), newest first, each once."""
-    rows = db.session.execute(
-        db.select(Event.action).join(Table, Table.id == Event.table_id)
-        .where(Table.game == game, Event.kind == "action")
-        .order_by(Event.id.desc()).limit(CATALOGUE_SCAN)).scalars()
-    found: dict[str, dict] = {}
-    for action in rows:
+    the game (only ever public entries; an entry an undo took back is not remembered),
+    newest first, each once.
+
+    Less what the table `here` already holds: an entry is offered while `here` has fewer
+    of it than some one table had, so a card the box holds twice stays on offer until
+    both copies are on the table."""
+    entries, counts = _entries(
+        LOG_ENTRIES.join(Table, Table.id == Event.table_id).where(Table.game == game)
+        .order_by(Event.id.desc()).limit(CATALOGUE_SCAN), action_type, field)
+    copies: Counter[str] = Counter()
+    for table_id, counted in counts.items():
+        if here is None or table_id != here.id:
+            copies |= counted  # the most copies any one table had
+    held: Counter[str] = Counter()
+    if here is not None:
+        _, counts = _entries(LOG_ENTRIES.where(Event.table_id == here.id,
+                                               Event.version <= here.version),
+                             action_type, field)
+        held = counts.get(here.id, Counter())
+    return [entries[key] for key in copies if held[key] < copies[key]][:CATALOGUE_SIZE]
+
+
+def _entries(query, action_type: str, field: str) -> tuple[dict[str, dict],
+                                                          dict[int, Counter[str]]]:
+    """The entries of `field` in the actions of `action_type` the query reads that are in
+    effect (in the order read), and per table how many times each was made."""
+    rows = db.session.execute(query).all()
+    taken_back = {(row.table_id, row.undoes) for row in rows if row.kind == "undo"}
+    entries: dict[str, dict] = {}
+    counts: dict[int, Counter[str]] = defaultdict(Counter)
+    for row in rows:
+        action = row.action
         entry = action.get(field) if isinstance(action, dict) else None
-        if action and action.get("type") == action_type and isinstance(entry, dict):
-            key = json.dumps(entry, sort_keys=True)
-            found.setdefault(key, entry)
-            if len(found) == CATALOGUE_SIZE:
-                break
-    return list(found.values())
+        if (row.kind != "action" or (row.table_id, row.seq) in taken_back
+                or not isinstance(entry, dict) or action.get("type") != action_type):
+            continue
+        key = json.dumps(entry, sort_keys=True)
+        entries.setdefault(key, entry)
+        counts[row.table_id][key] += 1
+    return entries, counts

@@ -255,6 +255,7 @@
       busy("");
       if (form) {
         form.reset();
+        clearFilterOf(form);
       }
       target.querySelectorAll("[data-preview]").forEach(function (box) {
         box.replaceChildren();
@@ -267,7 +268,7 @@
   // preview shown on this phone stays, and the focus and the scroll stay. A form the
   // update removes goes; one whose data-entry changed (another decision) starts afresh.
   function isEntry(field) {
-    return field.form && field.type !== "hidden" && field.type !== "submit" && field.type !== "button";
+    return (field.form || field.hasAttribute("data-filter")) && field.type !== "hidden" && field.type !== "submit" && field.type !== "button";
   }
 
   function entered(field) {
@@ -285,6 +286,9 @@
     callbacks.beforeAttributeUpdated = function (name, element) {
       if (name === "open" && element.tagName === "DETAILS") {
         return false; // a section stays as the player opened or closed it
+      }
+      if (name === "hidden" && filtered(element)) {
+        return false; // shown or hidden by the filter, which runs again after the update
       }
       return !((name === "value" || name === "checked") && isEntry(element) && entered(element));
     };
@@ -309,7 +313,64 @@
     }
   });
 
+  // -- Finding an item in a long list -----------------------------------------------------
+  // A search box (data-filter="<the list's id>") narrows the list (data-filter-list) to the
+  // items whose text holds every word typed; data-filter-none="<id>" says when none does.
+  // Without the script the box stays hidden (data-needs-script) and the whole list shows.
+  function filtered(element) {
+    return element.hasAttribute("data-needs-script") || element.hasAttribute("data-filter-none") ||
+      Boolean(element.parentElement && element.parentElement.hasAttribute("data-filter-list"));
+  }
+
+  function filterList(box) {
+    var list = document.getElementById(box.getAttribute("data-filter"));
+    if (!list) {
+      return;
+    }
+    var words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var shown = 0;
+    Array.prototype.forEach.call(list.children, function (item) {
+      var text = item.textContent.toLowerCase();
+      item.hidden = !words.every(function (word) {
+        return text.indexOf(word) !== -1;
+      });
+      shown += item.hidden ? 0 : 1;
+    });
+    document.querySelectorAll("[data-filter-none]").forEach(function (none) {
+      if (none.getAttribute("data-filter-none") === list.id) {
+        none.hidden = shown > 0;
+      }
+    });
+  }
+
+  function filterLists() {
+    document.querySelectorAll("[data-filter]").forEach(function (box) {
+      var hidden = box.closest("[data-needs-script]");
+      if (hidden) {
+        hidden.removeAttribute("hidden");
+      }
+      filterList(box);
+    });
+  }
+
+  // An item picked from a narrowed list: the box is emptied for the next one.
+  function clearFilterOf(form) {
+    var list = form.closest("[data-filter-list]");
+    document.querySelectorAll("[data-filter]").forEach(function (box) {
+      if (list && box.getAttribute("data-filter") === list.id) {
+        box.value = "";
+      }
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.hasAttribute && event.target.hasAttribute("data-filter")) {
+      filterList(event.target);
+    }
+  });
+
   document.addEventListener("htmx:afterSettle", function () {
+    filterLists();
     followTurn();
     keepAwake();
   });
@@ -318,6 +379,7 @@
   // server; this page posts it so the server can set the cookie.
   document.addEventListener("DOMContentLoaded", function () {
     keepEntries();
+    filterLists();
     settingUp();
     followTurn();
     keepAwake();

@@ -72,12 +72,13 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
 
 
 def remembered_entries(table: Snapshot, actions: list[dict]) -> list[dict]:
-    """Entries typed at earlier tables that this viewer could enter again now."""
+    """Entries typed at earlier tables that this viewer could enter again now (less what
+    this table already holds)."""
     engine = GAMES[table.game]
     for action in actions:
         field = engine.remembered.get(action["type"])
         if field:
-            return records.catalogue(table.game, action["type"], field)
+            return records.catalogue(table.game, action["type"], field, here=table)
     return []
 
 

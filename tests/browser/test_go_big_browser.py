@@ -6,6 +6,8 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
+from tests.browser.test_accessibility import bot_moves
+from tests.browser.test_tap_budgets import seated_phone
 from tests.conftest import Api, Seated
 
 
@@ -97,3 +99,32 @@ def test_a_swapped_phone_takes_the_seat_with_the_rejoin_link(live_server, new_ph
     expect(new.locator(".turn")).to_have_text(re.compile("Your turn"))
     assert new.url.endswith(f"/t/{table.code}")
     assert "#" not in new.url
+
+
+def test_the_player_on_turn_sees_the_others_displays_beside_the_sets(live_server, new_phone):
+    """At 360x740, mid-game at a table of four: the others' displays and the sets to play
+    are on one screen, without scrolling, and so is the confirmation of a set."""
+    table = Api(live_server.local_url).table(players=("Ann", "Ben", "Cat", "Dan"), seed=7)
+    bot_moves(live_server.app, table, 14, seed=5)  # two trios and a pair on display
+    on_turn = table.names[table.view()["turn"]]
+    phone = seated_phone(new_phone, live_server, table, on_turn)
+    expect(phone.locator(".turn")).to_have_text(re.compile("Your turn"))
+    rivals = phone.get_by_role("list", name="On the others' displays")
+    seats = table.view()["state"]["seats"]
+    for seat in seats:
+        if table.names[seat["player"]] != on_turn:
+            rival = rivals.get_by_role("listitem").filter(has_text=table.names[seat["player"]])
+            display = seat["display"]
+            expect(rival).to_contain_text(str(display["value"]) * display["count"] if display
+                                          else "no display")
+    assert sum(1 for seat in seats if seat["display"]) >= 2, seats  # a table in full play
+    sets = phone.get_by_role("group", name="Choose a set to play").get_by_role("button")
+    screenshot(phone, "go-big-phone-turn")
+    assert phone.evaluate("window.scrollY") == 0
+    height = phone.viewport_size["height"]
+    for shown in (rivals, sets.first, sets.last):
+        box = shown.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    sets.first.click()
+    box = phone.get_by_role("button", name="Confirm").bounding_box()
+    assert box and box["y"] + box["height"] <= height, box

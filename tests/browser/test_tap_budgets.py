@@ -4,6 +4,8 @@ ordinary move, from their turn arriving to the next player's turn (or their move
     Go Big                    a turn                      at most 3 (the set, confirm, the draw)
     Big Money                 an ordinary turn            at most 8 (the Industry die, five dice,
                                                                      done, end or buy)
+    Big Money                 the four opening market     at most 6 and no typing, when the
+                              cards                       cards are known (a tap each)
     Big Top                   a turn                      at most 2
     Big Top                   entering a dealt hand       at most one tap per card plus one
     Nothing Beats a Large     a cast                      at most 2 (the challenge, the cast)
@@ -18,11 +20,12 @@ from playwright.sync_api import expect
 
 from companion.games.big_top import DECK
 from tests.browser.test_accessibility import bot_moves
-from tests.browser.conftest import Taps
+from tests.browser.conftest import Taps, screenshot
+from tests.browser.test_phones_over_http import console_errors
 from tests.conftest import Api
 
-BUDGETS = {"go-big turn": 3, "big-money turn": 8, "big-top turn": 2, "big-top hand": 1,
-           "nothing-beats-a-large cast": 2}
+BUDGETS = {"go-big turn": 3, "big-money turn": 8, "big-money opening market": 6,
+           "big-top turn": 2, "big-top hand": 1, "nothing-beats-a-large cast": 2}
 
 
 def seated_phone(new_phone, server, table, name: str):
@@ -64,6 +67,67 @@ def test_an_ordinary_big_money_turn_takes_at_most_eight_taps(live_server, new_ph
     expect(phone.locator(".turn")).to_have_text(re.compile("Waiting for"))
     assert table.view()["turn"] != table.ids[roller]
     assert taps.count <= BUDGETS["big-money turn"], taps.count
+
+
+# The cards of earlier Big Money tables at this server, as their players typed them in.
+KNOWN_CARDS = [
+    {"industry": "food", "price": 10, "payout": 10, "stock": False, "name": "Diner"},
+    {"industry": "travel", "price": 20, "payout": 45, "stock": True, "name": "Airline"},
+    {"industry": "technology", "price": 40, "payout": 40, "stock": False, "name": "Chip Maker"},
+    {"industry": "entertainment", "price": 30, "payout": 30, "stock": False, "name": "Arena"},
+    {"industry": "sports", "price": 50, "payout": 50, "stock": False, "name": "Stadium"},
+    {"industry": "food", "price": 25, "payout": 50, "stock": True, "name": "Bakery"},
+]
+
+
+def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server, new_phone):
+    api = Api(live_server.local_url)
+    for cards in (KNOWN_CARDS[:4], KNOWN_CARDS[2:]):  # two earlier tables' opening markets
+        earlier = api.table(game="big-money", players=("Dan", "Eve"))
+        for name in ("Dan", "Eve"):
+            assert earlier.act(earlier.tokens[name], type="startup", industry="food")[0] == 200
+        for slot, card in enumerate(cards):
+            assert earlier.act(earlier.tokens["Dan"], type="reveal", slot=slot, asset=card)[0] == 200
+
+    table = api.table(game="big-money", seed=3)
+    for name in table.tokens:
+        assert table.act(table.tokens[name], type="startup", industry="sports")[0] == 200
+    first = table.names[table.view()["state"]["seats"][0]["player"]]
+    phone = seated_phone(new_phone, live_server, table, first)
+    errors = console_errors(phone)
+    picks = phone.get_by_role("group", name="Cards entered before")
+    expect(picks.get_by_role("button")).to_have_count(len(KNOWN_CARDS))
+    screenshot(phone, "big-money-phone-known-cards")
+    box = picks.get_by_role("button").first.bounding_box()  # on the first screen
+    assert box and box["y"] + box["height"] <= phone.viewport_size["height"], box
+    # Another phone, which may enter them instead, narrows the list by typing; what it typed
+    # stays as the cards go in.
+    other = seated_phone(new_phone, live_server, table, next(n for n in table.tokens if n != first))
+    other_errors = console_errors(other)
+    other.get_by_text(re.compile("Entering the market cards instead")).click()
+    other.get_by_label("Find a card").fill("food")
+    other_picks = other.get_by_role("group", name="Cards entered before").get_by_role("button")
+    expect(other_picks).to_have_text([re.compile("Diner"), re.compile("Bakery Stock")])
+
+    # Nothing typed or chosen in a field on the counted phone: only the cards are tapped.
+    phone.evaluate("window.entered = 0; document.addEventListener('input', () => window.entered++, true)")
+    taps = Taps()
+    for number, name in enumerate(("Stadium", "Diner", "Airline Stock"), start=1):
+        taps(picks.get_by_role("button", name=re.compile(f"^{name}")))
+        # The picked card leaves the list, and the next space is offered at once.
+        expect(picks.get_by_role("button")).to_have_count(len(KNOWN_CARDS) - number)
+        expect(phone.locator(".bm-catalogue")).to_contain_text(f"market space {number + 1}")
+    expect(other.get_by_label("Find a card")).to_have_value("food")
+    expect(other_picks).to_have_text([re.compile("Bakery Stock")])
+    other.get_by_label("Find a card").fill("food 99")
+    expect(other.get_by_text("No card in the list matches")).to_be_visible()
+    taps(picks.get_by_role("button", name=re.compile("^Bakery Stock")))
+    expect(phone.locator(".turn")).to_have_text(re.compile("Your turn!"))
+    market = [asset["name"] for asset in table.view()["state"]["market"]]
+    assert market == ["Stadium", "Diner", "Airline", "Bakery"]
+    assert taps.count <= BUDGETS["big-money opening market"], taps.count
+    assert phone.evaluate("window.entered") == 0
+    assert errors == other_errors == [], (errors, other_errors)
 
 
 # Ann deals, Ben plays first. Dealing DECK in order round Cat, Ann, Ben gives Ben the light
