@@ -46,12 +46,17 @@ def check_undo_confirmations(game: Game) -> None:
 
 
 def check_phone_screens_refused(game: Game) -> None:
+    """The host's cookie opens no phone's screen; the phone page sends it, as any device
+    without a seat, to the table display (which shows the public table)."""
     for phone in game.phones:
         for path in (f"/as/{phone.player}", f"/panel?screen=as-{phone.player}",
-                     "/panel?screen=phone", ""):
+                     "/panel?screen=phone"):
             response = game.host.page(path)
             assert response.status_code == 403, (path, response.status_code)
-            game.guard.html(response.text, None, f"the host's {path or 'phone page'}")
+            game.guard.html(response.text, None, f"the host's {path}")
+    response = game.host.page("", allow_redirects=False)
+    assert response.status_code in (302, 303), response.status_code
+    assert response.headers["Location"].endswith(f"/d/{game.table.code}"), response.headers
 
 
 @pytest.mark.parametrize("game_id", ALL_GAMES)
