@@ -16,7 +16,7 @@ from typing import Any
 from flask import current_app
 from pydantic import ValidationError
 
-from .. import snapshots
+from .. import driver_sql, snapshots
 from ..auth import Viewer
 from ..errors import CompanionError, bad_request, conflict, forbidden, illegal
 from ..extensions import db
@@ -146,10 +146,8 @@ def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,
 
 def _earlier(table: Snapshot, viewer: Viewer, action_id: str) -> Move | None:
     """The action this viewer already sent with this id, answered with the table now."""
-    found = db.session.execute(db.select(Event.version, Event.seq, Event.notes).where(
-        Event.table_id == table.id, Event.actor_key == viewer.actor_key,
-        Event.action_id == action_id)).first()
-    return Move(found.version, found.seq, found.notes, table) if found else None
+    found = driver_sql.sent_action(table.id, viewer.actor_key, action_id)
+    return Move(*found, table) if found else None
 
 
 def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
@@ -202,7 +200,7 @@ def _apply(before: Snapshot, viewer: Viewer, actor: int | None, action,
     entry = Entry(seq=before.last_seq + 1, kind="action", actor=actor,
                   notes=[n.to_json() for n in notes], at=utcnow())
     reveal = any(n.reveal for n in notes)
-    db.session.execute(Event.__table__.insert().values(
+    driver_sql.insert_event(dict(
         table_id=before.id, seq=entry.seq, kind="action", actor=actor,
         actor_key=viewer.actor_key, action=action.model_dump(mode="json"), notes=entry.notes,
         reveal=reveal, undoes=None, action_id=action_id, version=new_version, at=entry.at))

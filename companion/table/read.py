@@ -7,13 +7,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from .. import snapshots
+from .. import driver_sql, snapshots
 from ..auth import Viewer
 from ..errors import not_found
 from ..extensions import db
 from ..games import GAMES
 from ..games.engine import Note
-from ..models import Event, Table
+from ..models import Event
 from ..snapshots import Seat, Snapshot
 
 CODE_LENGTH = 4
@@ -29,18 +29,15 @@ def find(code: str) -> Snapshot:
     code = normalise_code(code)
     if not re.fullmatch(f"[A-Z]{{{CODE_LENGTH}}}", code):
         raise not_found()
-    row = db.session.execute(db.select(Table.id, Table.version)
-                             .where(Table.code == code)).first()
-    if row is None:
+    found = driver_sql.table_by_code(code)
+    if found is None:
         raise not_found()
-    return snapshots.at_least(row.id, row.version)
+    return snapshots.at_least(*found)
 
 
 def latest(table: Snapshot) -> Snapshot:
     """The table at its current version, which another writer may have moved on."""
-    version = db.session.execute(
-        db.select(Table.version).where(Table.id == table.id)).scalar_one()
-    return snapshots.at_least(table.id, version)
+    return snapshots.at_least(table.id, driver_sql.table_version(table.id))
 
 
 NO_SUCH_PLAYER = "There is no such player at this table."
