@@ -8,6 +8,7 @@ Snapshots are immutable; the state inside one is never mutated (copy it first).
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -171,6 +172,18 @@ def _after_actions(known: Snapshot, row, later: list[Event]) -> Snapshot:
     return replace(known, moves=row.moves, next_code=row.next_code)
 
 
+_database_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def database_name(engine) -> str:
+    """The engine's database URL as text, worked out once per engine (rendering it
+    anew for every read of the cache cost a twentieth of a move)."""
+    name = _database_names.get(engine)
+    if name is None:
+        name = _database_names[engine] = str(engine.url)
+    return name
+
+
 class Cache:
     """The newest known snapshot of recently used tables in this process. Keyed by the
     database as well as the table's id: several apps in one process (the tests, a second
@@ -183,7 +196,7 @@ class Cache:
 
     @staticmethod
     def _key(table_id: int) -> tuple[str, int]:
-        return str(db.engine.url), table_id
+        return database_name(db.engine), table_id
 
     def get(self, table_id: int) -> Snapshot | None:
         key = self._key(table_id)

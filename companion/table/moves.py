@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from flask import current_app
 from pydantic import ValidationError
 
@@ -33,6 +34,16 @@ from .write import WRITE_RETRIES, busy, change, claim, done, writing
 
 SEED_MAX = 2**63 - 1
 UNDO_AT_ONCE = UNDO_TAIL
+
+
+def copied(state: dict) -> dict:
+    """A copy of a state to apply a move to, made through JSON (0.02 ms for a Go Big
+    state, against 0.4 ms for deepcopy): the state as the database gives it back, which
+    every engine reads."""
+    try:
+        return orjson.loads(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:  # beyond JSON's reach (an integer past 64 bits)
+        return copy.deepcopy(state)
 
 
 def refused(exc: IllegalAction) -> CompanionError:
@@ -185,7 +196,7 @@ def _apply(before: Snapshot, viewer: Viewer, actor: int | None, action,
     """Apply the action to the state of `before` and write it as the next version; None
     when another writer got there first."""
     engine = GAMES[before.game]
-    state = copy.deepcopy(before.state)
+    state = copied(before.state)
     try:
         notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))
     except IllegalAction as exc:
@@ -218,7 +229,7 @@ def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
     actor = _actor(table, viewer, engine, action.type, envelope.as_)
     if table.status != "playing":
         raise illegal("The game is not being played right now.")
-    state = copy.deepcopy(table.state)
+    state = copied(table.state)
     try:
         notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
     except IllegalAction as exc:
