@@ -13,6 +13,7 @@ from ..errors import not_found
 from ..extensions import db
 from ..games import GAMES
 from ..games.engine import Note
+from ..jsontext import to_json
 from ..models import Event
 from ..snapshots import Seat, Snapshot
 
@@ -69,12 +70,29 @@ def fill_names(text: str, names: dict[int, str], html: bool = False) -> str:
 
 
 def fill_names_deep(value: Any, names: dict[int, str]) -> Any:
+    """`value` with names in every placeholder of its strings. A value with none (most of
+    a game's state) is given back as it is, not copied: a view is read, never changed;
+    looking for a placeholder in its JSON text takes 4 us for a Go Big state, walking
+    it 60 us."""
+    if not _has_placeholder(value):
+        return value
+    return _fill_names_deep(value, names)
+
+
+def _has_placeholder(value: Any) -> bool:
+    try:
+        return "{name:" in to_json(value)
+    except TypeError:  # not JSON: walk it
+        return True
+
+
+def _fill_names_deep(value: Any, names: dict[int, str]) -> Any:
     if isinstance(value, str):
         return fill_names(value, names) if "{name:" in value else value
     if isinstance(value, list):
-        return [fill_names_deep(v, names) for v in value]
+        return [_fill_names_deep(v, names) for v in value]
     if isinstance(value, dict):
-        return {k: fill_names_deep(v, names) for k, v in value.items()}
+        return {k: _fill_names_deep(v, names) for k, v in value.items()}
     return value
 
 
