@@ -38,7 +38,7 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
     row("server CPU ms per action", lambda s: f"{s.server_cpu / max(1, s.actions_ok) * 1000:.1f}")
     row("server CPU % of 2 cores", lambda s: f"{s.server_cpu / max(s.wall, 1e-9) / 2 * 100:.0f}")
     row("load-gen CPU ms per action", lambda s: f"{s.client_cpu / max(1, s.actions_ok) * 1000:.1f}")
-    workers = int(results["settings"]["workers"])
+    workers = int(results["settings"]["workers"]) * int(results["settings"].get("servers", 1))
 
     def alone(s: Stats) -> str:
         """The rate the CPU would allow on this machine with nothing else running: the
@@ -62,8 +62,9 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
     print()
     print("=" * (width + 2 + col * len(columns)))
     settings = results["settings"]
-    print(f"Companion benchmark — {settings['worker_class']}, {workers} "
-          f"worker{'s' * (workers != 1)}"
+    print(f"Companion benchmark — {settings['database']}, "
+          + (f"{settings['servers']} servers, " if settings.get("servers", "1") != "1" else "")
+          + f"{settings['worker_class']}, {workers} worker{'s' * (workers != 1)}"
           + (f", {settings['threads']} threads/worker" if settings["worker_class"] == "gthread"
              else "")
           + (f", GUNICORN_CMD_ARGS={settings['GUNICORN_CMD_ARGS']!r}"

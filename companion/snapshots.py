@@ -13,8 +13,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from . import driver_sql
 from .extensions import db
-from .models import Event, Player, Table
+from .models import Event, Player
 
 LOG_TAIL = 8  # the newest log entries a snapshot keeps (a screen shows 6)
 UNDO_TAIL = 50  # the newest actions in effect it keeps: the most the host undoes at once
@@ -97,9 +98,6 @@ class Snapshot:
             last_seq=entry.seq)
 
 
-ROW = [Table.id, Table.code, Table.game, Table.status, Table.version, Table.moves, Table.seed,
-       Table.options, Table.first_player, Table.finished_at, Table.next_code,
-       Table.host_token_hash, Table.state]
 SEAT = [Player.id, Player.seat, Player.name, Player.name_key, Player.local, Player.token_hash]
 
 
@@ -134,11 +132,9 @@ def load(table_id: int, known: Snapshot | None = None) -> Snapshot:
     read first and the log up to its version, so the parts agree (players are read
     after the row: they may be newer, never older). From a `known` older snapshot, when
     only moves were made since (one event per version), only those are read."""
-    row = db.session.execute(db.select(*ROW).where(Table.id == table_id)).one()
+    row = driver_sql.table_row(table_id)
     if known is not None and known.status != "lobby" and known.version < row.version:
-        later = db.session.execute(db.select(Event).where(
-            Event.table_id == table_id, Event.version > known.version,
-            Event.version <= row.version).order_by(Event.seq)).scalars().all()
+        later = driver_sql.events_between(table_id, known.version, row.version)
         if len(later) == row.version - known.version and all(
                 e.kind == "action" for e in later):
             return _after_actions(known, row, later)
