@@ -10,6 +10,8 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -189,6 +191,7 @@ class Cache:
         self._items: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
+        self._loading: dict[tuple[str, int], list] = {}
 
     @staticmethod
     def _key(table_id: int) -> tuple[str, int]:
@@ -201,6 +204,23 @@ class Cache:
             if found is not None:
                 self._items.move_to_end(key)
             return found
+
+    @contextmanager
+    def loading(self, table_id: int) -> Iterator[None]:
+        """Held while this table's snapshot is read from the database: one reader of a
+        table at a time in this process (a lock of its own, dropped once unused)."""
+        key = self._key(table_id)
+        with self._lock:
+            entry = self._loading.setdefault(key, [threading.Lock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._lock:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self._loading[key]
 
     def put(self, snapshot: Snapshot) -> None:
         key = self._key(snapshot.id)
@@ -219,10 +239,16 @@ cache = Cache()
 
 def at_least(table_id: int, version: int) -> Snapshot:
     """The table's snapshot at `version` or newer: from memory when this process knows
-    it, else from the database."""
+    it, else from the database. A move made by another process wakes every stream of
+    the table here at once: one of them reads the new version, the others wait for it
+    (on PostgreSQL they each read it, a connection and three round trips apiece)."""
     known = cache.get(table_id)
     if known is not None and known.version >= version:
         return known
-    found = load(table_id, known)
-    cache.put(found)
-    return found
+    with cache.loading(table_id):
+        known = cache.get(table_id)
+        if known is not None and known.version >= version:
+            return known
+        found = load(table_id, known)
+        cache.put(found)
+        return found
