@@ -2,8 +2,9 @@
 (On PostgreSQL with several processes, the path of a move made elsewhere too: reading
 the row and the new events that bring a known snapshot up to date.)
 
-SQLAlchemy builds, compiles and caches a statement and wraps its result: about 0.2 ms
-of CPU for a one-row SELECT, where the driver itself takes 0.01 ms (bench/README.md).
+SQLAlchemy builds, compiles and caches a statement and wraps its result: 0.26 ms of CPU
+for a one-row SELECT through the ORM session, where the driver itself takes 0.01 ms
+(README, "CPU per move").
 A move makes five statements, so these few are fixed text run on the cursor of the
 session's own connection: the same transaction, committed (or rolled back) by the
 session as before. Values are converted as the columns' SQLAlchemy types would (JSON as
@@ -12,11 +13,13 @@ text, datetimes as SQLite stores them), so what one writes the other reads.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import JSON, DateTime
+from sqlalchemy.exc import DBAPIError
 
 from .extensions import db
 from .jsontext import to_json
@@ -27,34 +30,32 @@ SQLITE_DATETIME = "%Y-%m-%d %H:%M:%S.%f"
 _statements: dict[tuple[str, str, tuple[str, ...]], str] = {}
 
 
-def _cursor():
-    """The dialect's name and a cursor on the session's connection (its transaction
-    begins as it would with SQLAlchemy's statements)."""
+def _execute(statement: Callable[[str], tuple[str, Any]], result: Callable[[Any], Any]) -> Any:
+    """Run `statement(dialect name)`, the SQL (written with `?` placeholders) and its
+    parameters, on a cursor of the session's connection (its transaction begins as it
+    would with SQLAlchemy's statements) and return `result(cursor)`. The driver's errors
+    are raised as SQLAlchemy's, so that a database that drops or refuses is answered as
+    anywhere else (503, never a 500)."""
     connection = db.session.connection()
-    return connection.dialect.name, connection.connection.cursor()
-
-
-def _text(dialect: str, sql: str) -> str:
-    """`sql`, written with `?` placeholders, in the driver's own style."""
-    return sql if dialect == "sqlite" else sql.replace("?", "%s")
+    dialect = connection.dialect
+    sql, params = statement(dialect.name)
+    text = sql if dialect.name == "sqlite" else sql.replace("?", "%s")
+    cursor = connection.connection.cursor()
+    try:
+        cursor.execute(text, params)
+        return result(cursor)
+    except dialect.loaded_dbapi.Error as exc:
+        raise DBAPIError.instance(text, params, exc, dialect.loaded_dbapi.Error) from exc
+    finally:
+        cursor.close()
 
 
 def _one(sql: str, *params: Any):
-    dialect, cursor = _cursor()
-    try:
-        cursor.execute(_text(dialect, sql), params)
-        return cursor.fetchone()
-    finally:
-        cursor.close()
+    return _execute(lambda _: (sql, params), lambda cursor: cursor.fetchone())
 
 
 def _all(sql: str, *params: Any) -> list:
-    dialect, cursor = _cursor()
-    try:
-        cursor.execute(_text(dialect, sql), params)
-        return cursor.fetchall()
-    finally:
-        cursor.close()
+    return _execute(lambda _: (sql, params), lambda cursor: cursor.fetchall())
 
 
 def _datetime(value: Any) -> datetime | None:
@@ -132,34 +133,31 @@ def _statement(dialect: str, kind: str, names: tuple[str, ...]) -> str:
             columns = Event.__table__.c
             found = (f"INSERT INTO events ({', '.join(names)}) VALUES "
                      f"({', '.join(_placeholder(dialect, columns[n]) for n in names)})")
-        found = _statements[key] = _text(dialect, found)
+        _statements[key] = found
     return found
 
 
 def update_table(table_id: int, expected_version: int, values: dict[str, Any]) -> int:
     """Set `values` on the table's row if its version is still `expected_version`; the
     number of rows changed (0 or 1)."""
-    dialect, cursor = _cursor()
     names = tuple(values)
     columns = Table.__table__.c
-    params = [_value(dialect, columns[n], values[n]) for n in names]
-    try:
-        cursor.execute(_statement(dialect, "update", names),
-                       (*params, table_id, expected_version))
-        return cursor.rowcount
-    finally:
-        cursor.close()
+
+    def statement(dialect: str):
+        return _statement(dialect, "update", names), (
+            *(_value(dialect, columns[n], values[n]) for n in names), table_id,
+            expected_version)
+    return _execute(statement, lambda cursor: cursor.rowcount)
 
 
 def insert_event(values: dict[str, Any]) -> None:
-    dialect, cursor = _cursor()
     names = tuple(values)
     columns = Event.__table__.c
-    try:
-        cursor.execute(_statement(dialect, "insert", names),
-                       [_value(dialect, columns[n], values[n]) for n in names])
-    finally:
-        cursor.close()
+
+    def statement(dialect: str):
+        return (_statement(dialect, "insert", names),
+                [_value(dialect, columns[n], values[n]) for n in names])
+    _execute(statement, lambda cursor: None)
 
 
 def notify(channel: str, payload: str) -> None:
