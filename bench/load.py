@@ -10,14 +10,14 @@ from collections import deque
 from figures import Record, Stats, machine_busy, pct
 from httpc import Client, now
 from phones import GRACE, SEATS, BenchError, Group
-from server import Server
+from server import Server, Servers
 
 
 class Bench:
-    """One run against one server: the groups of phones, the tables ready to act, and the
+    """One run against one server (or several on one database): the groups of phones, the tables ready to act, and the
     figures of each phase."""
 
-    def __init__(self, args, server: Server):
+    def __init__(self, args, server: Server | Servers):
         self.args, self.server = args, server
         self.host, self.port = "127.0.0.1", server.port
         self.groups: list[Group] = []
@@ -33,6 +33,14 @@ class Bench:
         self.floors: dict[str, dict] = {}
         self.first_load: dict = {}
         self.request_cost: dict = {}
+
+    def port_for(self, group: int, seat: int) -> int:
+        """The server a phone talks to: with several, the first half of a table's seats on
+        one and the second half on the next, so most of a move's updates cross servers."""
+        servers = getattr(self.server, "servers", None)
+        if not servers:
+            return self.port
+        return self.server.port_for(group + seat * len(servers) // SEATS)
 
     def kinds(self, seats: int) -> list[str]:
         mode = self.args.streams

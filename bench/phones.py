@@ -36,7 +36,8 @@ class Phone:
 
     def __init__(self, bench, group: "Group", seat: int, kind: str):
         self.bench, self.group, self.seat, self.kind = bench, group, seat, kind
-        self.client = Client(bench.host, bench.port, timeout=bench.args.timeout)
+        self.port = bench.port_for(group.index, seat)
+        self.client = Client(bench.host, self.port, timeout=bench.args.timeout)
         self.token = ""
         self.player_id = 0
         self.session = ""
@@ -83,7 +84,7 @@ class Phone:
             opened = False
             try:
                 reader, writer, status = await open_stream(
-                    bench.host, bench.port, self.stream_path(), self.auth_headers(),
+                    bench.host, self.port, self.stream_path(), self.auth_headers(),
                     timeout=bench.args.timeout)
                 if status != 200:
                     bench.stats.stream_failures += 1

@@ -24,7 +24,7 @@ from figures import Stats, machine_busy  # noqa: E402
 from httpc import now  # noqa: E402
 from load import Bench, ceiling  # noqa: E402
 from report import print_report  # noqa: E402
-from server import ROOT, Server  # noqa: E402
+from server import ROOT, Server, Servers  # noqa: E402
 
 
 def plan(args) -> dict:
@@ -61,9 +61,24 @@ async def main_async(args) -> dict:
         print(f"Other processes use {share * 100:.0f}% of the cores at the start.", flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     overrides = dict(kv.split("=", 1) for kv in args.server_env)
-    server = Server(workdir, overrides, args.config)
+    database = own_postgresql_database(args.postgres) if args.postgres else None
+    if database:
+        overrides["DATABASE_URL"] = database
+    if args.servers > 1:
+        if not database:
+            raise SystemExit("Several servers share a PostgreSQL database: give --postgres.")
+        folders = [workdir / f"server-{n}" for n in range(args.servers)]
+        for folder in folders:
+            folder.mkdir()
+        server = Servers([Server(folder, overrides, args.config) for folder in folders])
+    else:
+        server = Server(workdir, overrides, args.config)
     print(f"Starting the server: {server.settings()} (log: {server.log_path})", flush=True)
-    server.start()
+    try:
+        server.start()
+    except BaseException:
+        drop_database(args.postgres, database)
+        raise
     bench = Bench(args, server)
     results: dict = {"settings": server.settings(), "plan": shape, "args": vars(args),
                      "started": time.strftime("%H:%M:%S")}
@@ -101,6 +116,7 @@ async def main_async(args) -> dict:
     finally:
         await bench.close()
         server.stop()
+        drop_database(args.postgres, database)
     print("Measuring cost growth in-process (server stopped)...", flush=True)
     results["cost"] = cost_growth(shape["cost_events"]) if shape["cost_events"] else {}
     results["phases"] = [s.to_json() for s in bench.phases]
@@ -111,6 +127,30 @@ async def main_async(args) -> dict:
     results["setup"] = bench.setup_stats.to_json()
     print_report(results, bench.phases, bench.ceiling_steps)
     return results
+
+
+def own_postgresql_database(server: str) -> str:
+    """A new, empty database on the PostgreSQL server of this URL (dropped at the end)."""
+    from sqlalchemy import create_engine, text
+
+    name = f"companion_bench_{os.getpid()}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return server.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_database(server: str | None, database: str | None) -> None:
+    if not (server and database):
+        return
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{database.rsplit("/", 1)[1]}" '
+                                "WITH (FORCE)"))
+    admin.dispose()
 
 
 def cost_growth(events: int) -> dict:
@@ -145,6 +185,13 @@ def main() -> None:
                         help="server environment (COMPANION_WORKER_CLASS, COMPANION_THREADS, "
                              "GUNICORN_CMD_ARGS); the bench's own environment is passed on "
                              "too")
+    parser.add_argument("--postgres", metavar="URL",
+                        help="run on PostgreSQL instead of SQLite: the URL of a server (e.g. "
+                             "postgresql+psycopg://postgres@127.0.0.1/postgres) on which the "
+                             "bench creates a database of its own, dropped at the end")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="servers on the one PostgreSQL database (needs --postgres); a "
+                             "table's first half of phones talks to one, the rest to the next")
     parser.add_argument("--config", default="gunicorn.conf.py",
                         help="gunicorn config, relative to the repository (default: production's)")
     parser.add_argument("--timeout", type=float, default=15.0, help="per request, seconds")

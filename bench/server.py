@@ -1,6 +1,7 @@
 """The server under test: `gunicorn -c gunicorn.conf.py wsgi:app` on 127.0.0.1, on a
-SQLite file of its own, and what its processes cost (CPU from /proc/<pid>/stat, memory
-from /proc/<pid>/statm and smaps_rollup)."""
+SQLite file of its own (or several servers on one PostgreSQL database of their own), and
+what its processes cost (CPU from /proc/<pid>/stat, memory from /proc/<pid>/statm and
+smaps_rollup)."""
 from __future__ import annotations
 
 import os
@@ -40,12 +41,15 @@ class Server:
 
     def settings(self) -> dict[str, str]:
         """What the server runs with (gunicorn.conf.py's defaults where unset)."""
+        on_sqlite = self.env["DATABASE_URL"].startswith("sqlite")
         return {
             "worker_class": self.env.get("COMPANION_WORKER_CLASS", "gevent"),
-            "workers": self.env.get("WEB_CONCURRENCY", "1"),  # on SQLite: one, or refused
+            # on SQLite: one, or refused; on PostgreSQL: min(2, cores) unless set
+            "workers": self.env.get("WEB_CONCURRENCY", "1" if on_sqlite else "2"),
             "threads": self.env.get("COMPANION_THREADS", "100"),
             "GUNICORN_CMD_ARGS": self.env.get("GUNICORN_CMD_ARGS", ""),
-            "database": "SQLite (own file)",
+            "database": "SQLite (own file)" if on_sqlite else "PostgreSQL (own database)",
+            "servers": "1",
             "config": self.config,
         }
 
@@ -160,3 +164,53 @@ class Server:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return ""
+
+
+class Servers:
+    """Several servers on one database (PostgreSQL): started and stopped together, their
+    costs summed, each phone talking to one of them (`port_for`)."""
+
+    def __init__(self, servers: list[Server]):
+        self.servers = servers
+        self.port, self.url = servers[0].port, servers[0].url
+        self.log_path = servers[0].log_path
+
+    def port_for(self, index: int) -> int:
+        return self.servers[index % len(self.servers)].port
+
+    def settings(self) -> dict[str, str]:
+        return dict(self.servers[0].settings(), servers=str(len(self.servers)))
+
+    def start(self) -> "Servers":
+        for server in self.servers:
+            server.start()
+        return self
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+    def _sum(self, name: str):
+        return sum(getattr(server, name)() for server in self.servers)
+
+    def cpu_seconds(self) -> float:
+        return self._sum("cpu_seconds")
+
+    def sched_seconds(self) -> tuple[float, float]:
+        both = [server.sched_seconds() for server in self.servers]
+        return sum(run for run, _ in both), sum(wait for _, wait in both)
+
+    def rss_bytes(self) -> int:
+        return self._sum("rss_bytes")
+
+    def pss_bytes(self) -> int:
+        return self._sum("pss_bytes")
+
+    def threads(self) -> int:
+        return self._sum("threads")
+
+    def workers(self) -> list[int]:
+        return [pid for server in self.servers for pid in server.workers()]
+
+    def log_tail(self, lines: int = 20) -> str:
+        return "\n".join(server.log_tail(lines) for server in self.servers)

@@ -14,6 +14,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import config, transfer
 from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
+from .jsontext import JSONProvider
+from .web.templating import TemplateEnvironment
 
 ROOT = Path(__file__).resolve().parent.parent
 # How long a request waits for one of its process's database connections to be free
@@ -34,6 +36,8 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 def create_app(overrides: dict | None = None) -> Flask:
     app = Flask(__name__, instance_path=str(ROOT / "instance"),
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.json = JSONProvider(app)
+    app.jinja_environment = TemplateEnvironment
     app.jinja_loader = FileSystemLoader([str(root / "templates") for root in file_roots()])
     app.config.from_mapping(config.from_environment(app.instance_path))
     if overrides:

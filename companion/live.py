@@ -12,10 +12,11 @@ server stops within its graceful timeout.
 """
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+
+from .jsontext import to_json
 
 POLL_SECONDS = 2.0
 CHANNEL = "companion_tables"
@@ -139,15 +140,15 @@ def _listen(dsn: str) -> None:
             time.sleep(1)
 
 
-def notify_sql(dialect: str) -> str | None:
-    """The statement that tells other processes of a change, sent in the writing
-    transaction (PostgreSQL delivers it on commit); None on SQLite, whose one server
-    process wakes its own streams."""
-    return "SELECT pg_notify(:channel, :payload)" if dialect == "postgresql" else None
+def notifies(dialect: str) -> bool:
+    """Whether a change is told to other processes in its writing transaction (PostgreSQL
+    delivers a NOTIFY on commit); not on SQLite, whose one server process wakes its own
+    streams."""
+    return dialect == "postgresql"
 
 
 def sse(event: str, data: dict) -> str:
-    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+    return f"event: {event}\ndata: {to_json(data)}\n\n"
 
 
 def sse_lines(event: str, text: str) -> str:

@@ -8,12 +8,16 @@ Snapshots are immutable; the state inside one is never mutated (copy it first).
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from . import driver_sql
 from .extensions import db
-from .models import Event, Player, Table
+from .models import Event, Player
 
 LOG_TAIL = 8  # the newest log entries a snapshot keeps (a screen shows 6)
 UNDO_TAIL = 50  # the newest actions in effect it keeps: the most the host undoes at once
@@ -96,9 +100,6 @@ class Snapshot:
             last_seq=entry.seq)
 
 
-ROW = [Table.id, Table.code, Table.game, Table.status, Table.version, Table.moves, Table.seed,
-       Table.options, Table.first_player, Table.finished_at, Table.next_code,
-       Table.host_token_hash, Table.state]
 SEAT = [Player.id, Player.seat, Player.name, Player.name_key, Player.local, Player.token_hash]
 
 
@@ -133,11 +134,9 @@ def load(table_id: int, known: Snapshot | None = None) -> Snapshot:
     read first and the log up to its version, so the parts agree (players are read
     after the row: they may be newer, never older). From a `known` older snapshot, when
     only moves were made since (one event per version), only those are read."""
-    row = db.session.execute(db.select(*ROW).where(Table.id == table_id)).one()
+    row = driver_sql.table_row(table_id)
     if known is not None and known.status != "lobby" and known.version < row.version:
-        later = db.session.execute(db.select(Event).where(
-            Event.table_id == table_id, Event.version > known.version,
-            Event.version <= row.version).order_by(Event.seq)).scalars().all()
+        later = driver_sql.events_between(table_id, known.version, row.version)
         if len(later) == row.version - known.version and all(
                 e.kind == "action" for e in later):
             return _after_actions(known, row, later)
@@ -171,6 +170,18 @@ def _after_actions(known: Snapshot, row, later: list[Event]) -> Snapshot:
     return replace(known, moves=row.moves, next_code=row.next_code)
 
 
+_database_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def database_name(engine) -> str:
+    """The engine's database URL as text, worked out once per engine (rendering it
+    anew for every read of the cache cost a twentieth of a move)."""
+    name = _database_names.get(engine)
+    if name is None:
+        name = _database_names[engine] = str(engine.url)
+    return name
+
+
 class Cache:
     """The newest known snapshot of recently used tables in this process. Keyed by the
     database as well as the table's id: several apps in one process (the tests, a second
@@ -180,10 +191,11 @@ class Cache:
         self._items: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
+        self._loading: dict[tuple[str, int], list] = {}
 
     @staticmethod
     def _key(table_id: int) -> tuple[str, int]:
-        return str(db.engine.url), table_id
+        return database_name(db.engine), table_id
 
     def get(self, table_id: int) -> Snapshot | None:
         key = self._key(table_id)
@@ -192,6 +204,23 @@ class Cache:
             if found is not None:
                 self._items.move_to_end(key)
             return found
+
+    @contextmanager
+    def loading(self, table_id: int) -> Iterator[None]:
+        """Held while this table's snapshot is read from the database: one reader of a
+        table at a time in this process (a lock of its own, dropped once unused)."""
+        key = self._key(table_id)
+        with self._lock:
+            entry = self._loading.setdefault(key, [threading.Lock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._lock:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self._loading[key]
 
     def put(self, snapshot: Snapshot) -> None:
         key = self._key(snapshot.id)
@@ -210,10 +239,16 @@ cache = Cache()
 
 def at_least(table_id: int, version: int) -> Snapshot:
     """The table's snapshot at `version` or newer: from memory when this process knows
-    it, else from the database."""
+    it, else from the database. A move made by another process wakes every stream of
+    the table here at once: one of them reads the new version, the others wait for it
+    (on PostgreSQL they each read it, a connection and three round trips apiece)."""
     known = cache.get(table_id)
     if known is not None and known.version >= version:
         return known
-    found = load(table_id, known)
-    cache.put(found)
-    return found
+    with cache.loading(table_id):
+        known = cache.get(table_id)
+        if known is not None and known.version >= version:
+            return known
+        found = load(table_id, known)
+        cache.put(found)
+        return found

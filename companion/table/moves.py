@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from flask import current_app
 from pydantic import ValidationError
 
-from .. import snapshots
+from .. import driver_sql, snapshots
 from ..auth import Viewer
 from ..errors import CompanionError, bad_request, conflict, forbidden, illegal
 from ..extensions import db
@@ -33,6 +34,16 @@ from .write import WRITE_RETRIES, busy, change, claim, done, writing
 
 SEED_MAX = 2**63 - 1
 UNDO_AT_ONCE = UNDO_TAIL
+
+
+def copied(state: dict) -> dict:
+    """A copy of a state to apply a move to, made through JSON (0.02 ms for a Go Big
+    state, against 0.4 ms for deepcopy): the state as the database gives it back, which
+    every engine reads."""
+    try:
+        return orjson.loads(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:  # beyond JSON's reach (an integer past 64 bits)
+        return copy.deepcopy(state)
 
 
 def refused(exc: IllegalAction) -> CompanionError:
@@ -146,10 +157,8 @@ def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,
 
 def _earlier(table: Snapshot, viewer: Viewer, action_id: str) -> Move | None:
     """The action this viewer already sent with this id, answered with the table now."""
-    found = db.session.execute(db.select(Event.version, Event.seq, Event.notes).where(
-        Event.table_id == table.id, Event.actor_key == viewer.actor_key,
-        Event.action_id == action_id)).first()
-    return Move(found.version, found.seq, found.notes, table) if found else None
+    found = driver_sql.sent_action(table.id, viewer.actor_key, action_id)
+    return Move(*found, table) if found else None
 
 
 def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
@@ -187,7 +196,7 @@ def _apply(before: Snapshot, viewer: Viewer, actor: int | None, action,
     """Apply the action to the state of `before` and write it as the next version; None
     when another writer got there first."""
     engine = GAMES[before.game]
-    state = copy.deepcopy(before.state)
+    state = copied(before.state)
     try:
         notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))
     except IllegalAction as exc:
@@ -202,7 +211,7 @@ def _apply(before: Snapshot, viewer: Viewer, actor: int | None, action,
     entry = Entry(seq=before.last_seq + 1, kind="action", actor=actor,
                   notes=[n.to_json() for n in notes], at=utcnow())
     reveal = any(n.reveal for n in notes)
-    db.session.execute(Event.__table__.insert().values(
+    driver_sql.insert_event(dict(
         table_id=before.id, seq=entry.seq, kind="action", actor=actor,
         actor_key=viewer.actor_key, action=action.model_dump(mode="json"), notes=entry.notes,
         reveal=reveal, undoes=None, action_id=action_id, version=new_version, at=entry.at))
@@ -220,7 +229,7 @@ def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
     actor = _actor(table, viewer, engine, action.type, envelope.as_)
     if table.status != "playing":
         raise illegal("The game is not being played right now.")
-    state = copy.deepcopy(table.state)
+    state = copied(table.state)
     try:
         notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
     except IllegalAction as exc:

@@ -7,13 +7,14 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from .. import snapshots
+from .. import driver_sql, snapshots
 from ..auth import Viewer
 from ..errors import not_found
 from ..extensions import db
 from ..games import GAMES
 from ..games.engine import NAME_PLACEHOLDER, Note
-from ..models import Event, Table
+from ..jsontext import to_json
+from ..models import Event
 from ..snapshots import Seat, Snapshot
 
 CODE_LENGTH = 4
@@ -29,18 +30,15 @@ def find(code: str) -> Snapshot:
     code = normalise_code(code)
     if not re.fullmatch(f"[A-Z]{{{CODE_LENGTH}}}", code):
         raise not_found()
-    row = db.session.execute(db.select(Table.id, Table.version)
-                             .where(Table.code == code)).first()
-    if row is None:
+    found = driver_sql.table_by_code(code)
+    if found is None:
         raise not_found()
-    return snapshots.at_least(row.id, row.version)
+    return snapshots.at_least(*found)
 
 
 def latest(table: Snapshot) -> Snapshot:
     """The table at its current version, which another writer may have moved on."""
-    version = db.session.execute(
-        db.select(Table.version).where(Table.id == table.id)).scalar_one()
-    return snapshots.at_least(table.id, version)
+    return snapshots.at_least(table.id, driver_sql.table_version(table.id))
 
 
 NO_SUCH_PLAYER = "There is no such player at this table."
@@ -71,12 +69,29 @@ def fill_names(text: str, names: dict[int, str], html: bool = False) -> str:
 
 
 def fill_names_deep(value: Any, names: dict[int, str]) -> Any:
+    """`value` with names in every placeholder of its strings. A value with none (most of
+    a game's state) is given back as it is, not copied: a view is read, never changed;
+    looking for a placeholder in its JSON text takes 4 us for a Go Big state, walking
+    it 60 us."""
+    if not _has_placeholder(value):
+        return value
+    return _fill_names_deep(value, names)
+
+
+def _has_placeholder(value: Any) -> bool:
+    try:
+        return "{name:" in to_json(value)
+    except TypeError:  # not JSON: walk it
+        return True
+
+
+def _fill_names_deep(value: Any, names: dict[int, str]) -> Any:
     if isinstance(value, str):
         return fill_names(value, names) if "{name:" in value else value
     if isinstance(value, list):
-        return [fill_names_deep(v, names) for v in value]
+        return [_fill_names_deep(v, names) for v in value]
     if isinstance(value, dict):
-        return {k: fill_names_deep(v, names) for k, v in value.items()}
+        return {k: _fill_names_deep(v, names) for k, v in value.items()}
     return value
 
 

@@ -13,10 +13,9 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from .. import live, snapshots
+from .. import driver_sql, live, snapshots
 from ..errors import conflict
 from ..extensions import db
 from ..models import Table
@@ -49,17 +48,16 @@ def claim(table_id: int, code: str, expected_version: int, **values: Any) -> int
     the new version, or None (and the transaction rolled back) when another writer got
     there first."""
     new_version = expected_version + 1
-    rows = Table.__table__
-    outcome = db.session.execute(
-        rows.update().where(rows.c.id == table_id, rows.c.version == expected_version)
-        .values(version=new_version, updated_at=time.time(), **values))
-    if outcome.rowcount != 1:
+    session = db.session
+    if session.new or session.dirty or session.deleted:
+        session.flush()  # what the change made of its ORM objects, before the update
+    changed = driver_sql.update_table(table_id, expected_version,
+                                      dict(version=new_version, updated_at=time.time(), **values))
+    if changed != 1:
         db.session.rollback()
         return None
-    statement = live.notify_sql(db.engine.dialect.name)
-    if statement:
-        db.session.execute(text(statement), {"channel": live.CHANNEL,
-                                             "payload": f"{code}:{new_version}"})
+    if live.notifies(db.engine.dialect.name):
+        driver_sql.notify(live.CHANNEL, f"{code}:{new_version}")
     return new_version
 
 
