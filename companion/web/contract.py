@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from ..errors import bad_request
 from ..games import GAMES
@@ -29,8 +29,8 @@ class JoinTable(Body):
 
 
 class StartTable(Body):
-    first_player: Optional[int] = Field(None, description="Defaults to seat 0.")
-    seed: Optional[int] = Field(None, ge=0, le=SEED_MAX, description=(
+    first_player: Optional[StrictInt] = Field(None, description="Defaults to seat 0.")
+    seed: Optional[StrictInt] = Field(None, ge=0, le=SEED_MAX, description=(
         "Fixes every shuffle and random assignment. Refused (400, \"This server chooses "
         "the shuffle.\") unless the server runs with COMPANION_TEST_SEEDS=on, for tests "
         "and benchmarks; otherwise the server draws the seed."))

@@ -336,6 +336,7 @@ def normalised(html: str, table: Table) -> str:
     for name, player_id in table.ids.items():
         html = re.sub(rf'name="(player|opponent)" value="{player_id}"', rf'name="\1" value="{name}"',
                       html)
+        html = re.sub(rf'player={player_id}"', f'player={name}"', html)  # rejoin links
     return html.replace(table.code, "CODE")
 
 
