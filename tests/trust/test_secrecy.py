@@ -66,6 +66,10 @@ DEEP_EVERY = 6
 HTML_EVERY = 20
 UNDO_EVERY = 9      # every this many moves, the move is undone and made again
 FULL_MOVES = 150
+# The first game of each is played with the defaults but for its length: Big Top's rulebook
+# has three players deal twice each, and the second round of deals only repeats the
+# first's moves and checks (the second game, of four players, deals once each).
+FIRST_GAME_OPTIONS = {"big-top": {"deals_per_player": 1}}
 MAX_MOVES = 1500    # a game longer than this is stuck
 
 
@@ -321,7 +325,7 @@ class Game:
         self.engine = GAMES[game_id]
         self.seed = big_seed(game_id, index)
         count = player_counts(self.engine)[index]
-        options = other_options(self.engine) if index else {}
+        options = other_options(self.engine) if index else FIRST_GAME_OPTIONS.get(game_id, {})
         self.table = new_table(base, game_id, count, self.seed, options=options, local=index)
         self.names = dict(self.table.names)
         self.rng = random.Random(self.seed)
