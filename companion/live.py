@@ -118,10 +118,16 @@ def _catch_up() -> None:
 def _poll() -> None:
     while True:
         time.sleep(POLL_SECONDS)
-        try:
-            _catch_up()
-        except Exception:  # the database restarting: try again in a moment
-            time.sleep(1)
+        _catch_up_or_wait()
+
+
+def _catch_up_or_wait() -> None:
+    """Catch up, unless the database cannot answer now (restarting, or no connection of
+    the pool free in time): the poll tries again in a moment."""
+    try:
+        _catch_up()
+    except Exception:
+        time.sleep(1)
 
 
 def _listen(dsn: str) -> None:
@@ -131,7 +137,9 @@ def _listen(dsn: str) -> None:
         try:
             with psycopg.connect(dsn, autocommit=True) as connection:
                 connection.execute(f"LISTEN {CHANNEL}")
-                _catch_up()  # whatever changed while we were not listening
+                # Whatever changed while we were not listening. Should that fail, the poll
+                # catches up: the LISTEN connection is kept, never one more opened beside it.
+                _catch_up_or_wait()
                 for notice in connection.notifies():
                     code, _, version = notice.payload.partition(":")
                     if version.isdigit():
