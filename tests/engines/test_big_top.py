@@ -334,15 +334,21 @@ def test_scoring_token_position(track, text):
 
 
 # -- the end of a deal -----------------------------------------------------------------
-def test_the_deal_ends_mid_round_and_scores_completed_suits():
-    # Player 3 goes out before player 4 and the dealer (player 1) have played.
-    state = arranged(
+def player_3_about_to_go_out() -> dict:
+    """Player 3 holds one card, and goes out before player 4 and the dealer (player 1)
+    have played."""
+    return arranged(
         [1, 2, 3, 4], current=3, piles={"clowns": (True, 6, 5), "sideshow": (True, 3, 0)},
         hands={3: ["clowns-D6"], 2: ["sideshow-L4", "sideshow-L6"], 1: ["animals-L1"]},
         charts={2: {"2": "performers-D4"}, 1: {"0": "sideshow-L5"}},
         tracks={1: 4, 2: 6, 3: 1},
         receipts={1: {"clowns": 3, "sideshow": 5, "animals": 7, "performers": 10},
                   2: {"clowns": 10, "sideshow": 7, "animals": 5, "performers": 3}})
+
+
+def test_the_deal_ends_mid_round_and_scores_completed_suits():
+    # Player 3 goes out before player 4 and the dealer (player 1) have played.
+    state = player_3_about_to_go_out()
     notes = act(state, 3, type="play", card="clowns-D6")
 
     public = GAME.view(state, None)[0]
@@ -370,13 +376,7 @@ def test_playing_the_last_called_card_ends_the_deal():
 def test_equal_totals_after_the_last_deal_share_the_place():
     # The same deal as above, made the last one: 2 and 4 end level on 21 and share second;
     # 3 is first alone, 1 is fourth (competition ranking).
-    state = arranged(
-        [1, 2, 3, 4], current=3, piles={"clowns": (True, 6, 5), "sideshow": (True, 3, 0)},
-        hands={3: ["clowns-D6"], 2: ["sideshow-L4", "sideshow-L6"], 1: ["animals-L1"]},
-        charts={2: {"2": "performers-D4"}, 1: {"0": "sideshow-L5"}},
-        tracks={1: 4, 2: 6, 3: 1},
-        receipts={1: {"clowns": 3, "sideshow": 5, "animals": 7, "performers": 10},
-                  2: {"clowns": 10, "sideshow": 7, "animals": 5, "performers": 3}})
+    state = player_3_about_to_go_out()
     state["deal"] = state["deals"]
     next(s for s in state["seats"] if s["player"] == 4)["total"] = 11
     act(state, 3, type="play", card="clowns-D6")
