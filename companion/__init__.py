@@ -15,7 +15,8 @@ from . import config, transfer
 from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
 from .jsontext import JSONProvider
-from .web.templating import TemplateEnvironment
+from .web.session import SessionInterface
+from .web.templating import TemplateEnvironment, url_for
 
 ROOT = Path(__file__).resolve().parent.parent
 # How long a request waits for one of its process's database connections to be free
@@ -37,6 +38,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app = Flask(__name__, instance_path=str(ROOT / "instance"),
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.json = JSONProvider(app)
+    app.session_interface = SessionInterface()
     app.jinja_environment = TemplateEnvironment
     app.jinja_loader = FileSystemLoader([str(root / "templates") for root in file_roots()])
     app.config.from_mapping(config.from_environment(app.instance_path))
@@ -62,6 +64,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     errors.register(app)
     compress.register(app, [root / "static" for root in file_roots()])
     transfer.register(app)
+    app.jinja_env.globals["url_for"] = url_for
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list
     app.jinja_env.filters["breakable_url"] = links.breakable

@@ -10,10 +10,11 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
 from . import driver_sql
 from .extensions import db
@@ -84,6 +85,17 @@ class Snapshot:
     recent: tuple[Entry, ...]  # the newest LOG_TAIL events, oldest first
     in_effect: tuple[InEffect, ...]  # the newest UNDO_TAIL actions in effect, oldest first
     last_seq: int
+    # What several readers of this version work out alike (names, log lines, the parts
+    # of a view every viewer shares): worked out once. A new version starts empty.
+    _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def memo(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """`compute()`, worked out once for this version; never change what it gives."""
+        try:
+            return self._memo[key]
+        except KeyError:
+            found = self._memo[key] = compute()
+            return found
 
     def seat(self, player_id: int | None) -> Seat | None:
         """The player of this id at the table, if there is one."""

@@ -169,23 +169,24 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
     actor = _actor(table, viewer, engine, action.type, envelope.as_)
     for _ in range(WRITE_RETRIES):
         with writing():
-            before = latest(table)
-            # Looked up after the state: an action that made this state is found here.
-            if envelope.action_id:
-                earlier = _earlier(before, viewer, envelope.action_id)
-                if earlier is not None:
-                    return earlier
-            # A version that is not current is stale, whatever the table became since
-            # (even over): the caller gets the fresh view of the contract's 409.
-            if envelope.version is not None and envelope.version != before.version:
-                raise stale(before, viewer)
-            if before.status != "playing":
-                raise illegal("The game has not started yet."
-                              if before.status == "lobby" else "The game is over.")
-            move = _apply(before, viewer, actor, action, envelope.action_id)
+            with driver_sql.transaction():
+                before = latest(table)
+                # Looked up after the state: an action that made this state is found here.
+                if envelope.action_id:
+                    earlier = _earlier(before, viewer, envelope.action_id)
+                    if earlier is not None:
+                        return earlier
+                # A version that is not current is stale, whatever the table became
+                # since (even over): the caller gets the fresh view of the contract's 409.
+                if envelope.version is not None and envelope.version != before.version:
+                    raise stale(before, viewer)
+                if before.status != "playing":
+                    raise illegal("The game has not started yet."
+                                  if before.status == "lobby" else "The game is over.")
+                move = _apply(before, viewer, actor, action, envelope.action_id)
             if move is not None:
+                done(before.code, move.version, move.table)
                 return move
-        db.session.rollback()
         if envelope.version is not None and not envelope.action_id:
             raise stale(latest(table), viewer)
     raise busy()
@@ -193,8 +194,8 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
 
 def _apply(before: Snapshot, viewer: Viewer, actor: int | None, action,
            action_id: str | None) -> Move | None:
-    """Apply the action to the state of `before` and write it as the next version; None
-    when another writer got there first."""
+    """Apply the action to the state of `before` and write it as the next version, in
+    the move's transaction; None when another writer got there first."""
     engine = GAMES[before.game]
     state = copied(before.state)
     try:
@@ -215,9 +216,7 @@ def _apply(before: Snapshot, viewer: Viewer, actor: int | None, action,
         table_id=before.id, seq=entry.seq, kind="action", actor=actor,
         actor_key=viewer.actor_key, action=action.model_dump(mode="json"), notes=entry.notes,
         reveal=reveal, undoes=None, action_id=action_id, version=new_version, at=entry.at))
-    db.session.commit()
     after = before.after_action(new_version, state, status, finished_at, entry, reveal)
-    done(before.code, new_version, after)
     return Move(new_version, entry.seq, entry.notes, after)
 
 

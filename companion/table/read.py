@@ -53,7 +53,7 @@ def seated(table: Snapshot, player_id: Any) -> Seat:
 
 
 def names_of(table: Snapshot) -> dict[int, str]:
-    return {p.id: p.name for p in table.players}
+    return table.memo("names", lambda: {p.id: p.name for p in table.players})
 
 
 
@@ -96,31 +96,42 @@ def _fill_names_deep(value: Any, names: dict[int, str]) -> Any:
 
 
 def view(table: Snapshot, viewer: Viewer) -> dict:
-    """The table as this viewer may see it: the API's view, which the screens render."""
-    engine = GAMES[table.game]
-    names = names_of(table)
+    """The table as this viewer may see it: the API's view, which the screens render.
+    What every viewer sees alike is worked out once per version."""
+    shared = table.memo("view", lambda: _shared_view(table))
     you = viewer.player_id
     result = {
-        "code": table.code, "game": table.game, "title": engine.title,
+        "code": table.code, "game": table.game, "title": shared["title"],
         "status": table.status, "version": table.version, "options": table.options,
-        "players": [p.public() for p in table.players], "you": you,
-        "host": viewer.is_host, "turn": None, "waiting_for": [], "state": None,
-        "private": None, "actions": [], "result": None,
+        "players": shared["players"], "you": you, "host": viewer.is_host,
+        "turn": shared["turn"], "waiting_for": shared["waiting_for"], "state": None,
+        "private": None, "actions": [], "result": shared["result"],
     }
     state = table.state
     if state is None:
         return result
+    engine = GAMES[table.game]
     public, private = engine.view(state, you)
-    outcome = engine.result(state)
+    names = names_of(table)
     result.update(
-        turn=engine.turn(state),
-        waiting_for=engine.waiting_for(state),
         state=fill_names_deep(public, names),
         private=fill_names_deep(private, names) if you is not None else None,
         actions=engine.actions(state, you) if (you is not None or viewer.is_host) else [],
-        result=fill_names_deep(outcome.to_json(), names) if outcome else None,
     )
     return result
+
+
+def _shared_view(table: Snapshot) -> dict:
+    engine = GAMES[table.game]
+    shared = {"title": engine.title, "players": [p.public() for p in table.players],
+              "turn": None, "waiting_for": [], "result": None}
+    state = table.state
+    if state is not None:
+        outcome = engine.result(state)
+        shared.update(
+            turn=engine.turn(state), waiting_for=engine.waiting_for(state),
+            result=fill_names_deep(outcome.to_json(), names_of(table)) if outcome else None)
+    return shared
 
 
 def seat_order(player_ids: list[int], first_player: int | None) -> list[int]:
@@ -147,17 +158,34 @@ def summary(notes: list[dict], viewer: Viewer) -> str:
 
 def log(table: Snapshot, viewer: Viewer, limit: int | None = None,
         html: bool = False) -> list[dict]:
-    """The log as this viewer may read it, oldest first (the last `limit` lines)."""
+    """The log as this viewer may read it, oldest first (the last `limit` lines). The
+    last few lines are worked out once per version for every viewer who reads them
+    alike (all but those with a line of their own among them)."""
     if limit and limit <= snapshots.LOG_TAIL:
         found = table.recent[-limit:]
+        reader = viewer.player_id if _reads_own_line(found, viewer.player_id) else None
+        return list(table.memo(("log", limit, html, reader),
+                               lambda: _lines(table, found, Viewer(player_id=reader), html)))
+    query = db.select(Event).where(Event.table_id == table.id)
+    if limit:
+        events = list(reversed(db.session.execute(
+            query.order_by(Event.seq.desc()).limit(limit)).scalars().all()))
     else:
-        query = db.select(Event).where(Event.table_id == table.id)
-        if limit:
-            events = list(reversed(db.session.execute(
-                query.order_by(Event.seq.desc()).limit(limit)).scalars().all()))
-        else:
-            events = db.session.execute(query.order_by(Event.seq)).scalars().all()
-        found = snapshots.entries(events, table.id)
+        events = db.session.execute(query.order_by(Event.seq)).scalars().all()
+    return _lines(table, snapshots.entries(events, table.id), viewer, html)
+
+
+def _reads_own_line(entries, player_id: int | None) -> bool:
+    """Whether any of these entries has a line of this player's own (a private note)."""
+    if player_id is None:
+        return False
+    keys = (player_id, str(player_id))
+    return any(key in note.get("private", ())
+               for entry in entries
+               for note in (entry.undone_notes or []) + list(entry.notes) for key in keys)
+
+
+def _lines(table: Snapshot, found, viewer: Viewer, html: bool) -> list[dict]:
     names = names_of(table)
     lines = []
     for entry in found:

@@ -45,8 +45,9 @@ def writing():
 
 def claim(table_id: int, code: str, expected_version: int, **values: Any) -> int | None:
     """Bump the table's version if it is still `expected_version` and set `values`;
-    the new version, or None (and the transaction rolled back) when another writer got
-    there first."""
+    the new version, or None when another writer got there first (the session's
+    transaction is then rolled back; a move's transaction has changed nothing).
+    Its statements run in the move's transaction when there is one (driver_sql)."""
     new_version = expected_version + 1
     session = db.session
     if session.new or session.dirty or session.deleted:
@@ -54,7 +55,8 @@ def claim(table_id: int, code: str, expected_version: int, **values: Any) -> int
     changed = driver_sql.update_table(table_id, expected_version,
                                       dict(version=new_version, updated_at=time.time(), **values))
     if changed != 1:
-        db.session.rollback()
+        if session().in_transaction():
+            session.rollback()
         return None
     if live.notifies(db.engine.dialect.name):
         driver_sql.notify(live.CHANNEL, f"{code}:{new_version}")

@@ -1,8 +1,12 @@
-"""The templates' environment: Flask's, with a quicker way to read a dict's key."""
+"""The templates' environment: Flask's, with a quicker way to read a dict's key and to
+build an address."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from flask import has_request_context, request
+from flask import url_for as flask_url_for
 from flask.templating import Environment
 
 DICT_ATTRIBUTES = frozenset(dir(dict))
@@ -22,3 +26,22 @@ class TemplateEnvironment(Environment):
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
         return super().getattr(obj, attribute)
+
+
+def url_for(endpoint: str, **values: Any) -> str:
+    """Flask's url_for for the templates, each address built once: a panel links to
+    its table's screens several times (27 us an address, a tenth of a panel's
+    rendering). Static files (their URL names their content) and external or unusual
+    addresses are built every time."""
+    if (endpoint == "static" or any(name.startswith("_") for name in values)
+            or not has_request_context()):
+        return flask_url_for(endpoint, **values)
+    try:
+        return _address(request.script_root, endpoint, tuple(sorted(values.items())))
+    except TypeError:  # a value that cannot be a key (a list): built as it is
+        return flask_url_for(endpoint, **values)
+
+
+@lru_cache(maxsize=8192)
+def _address(script_root: str, endpoint: str, values: tuple) -> str:
+    return flask_url_for(endpoint, **dict(values))
