@@ -119,7 +119,7 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
                           f"/{i['gzip_bytes'] / 1024:.1f}" for i in fl["items"])
         print(f"first load: {fl['requests']} requests (page + assets + stream); "
               f"{fl['served_total'] / 1024:.1f} KB as served "
-              f"({'gzip' if fl['served_gzip'] else 'no compression'}), "
+              f"({fl.get('gzipped_count', '?')} of {len(fl['items'])} files gzipped), "
               f"{fl['gzip_total'] / 1024:.1f} KB if gzipped [KB served/gzipped: {parts}]; "
               f"requests leaving the server: {len(fl['outside'])}")
     print()
