@@ -5,10 +5,10 @@ the row and the new events that bring a known snapshot up to date.)
 SQLAlchemy builds, compiles and caches a statement and wraps its result: 0.26 ms of CPU
 for a one-row SELECT through the ORM session, where the driver itself takes 0.01 ms
 (README, "CPU per move").
-A move makes five statements, so these few are fixed text run on the driver's cursor:
-its writes in the session's own transaction, committed (or rolled back) by the session
-as before. Values are converted as the columns' SQLAlchemy types would (JSON as
-text, datetimes as SQLite stores them), so what one writes the other reads.
+A move makes five statements, so these few are fixed text run on the driver's cursor, in
+the move's transaction (`transaction()`), or the session's outside a move. Values are
+converted as the columns' SQLAlchemy types would (JSON as text, datetimes as SQLite
+stores them), so what one writes the other reads.
 """
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ from .models import Event, Table
 # SQLAlchemy's own text for a SQLite DATETIME, which it parses back.
 SQLITE_DATETIME = "%Y-%m-%d %H:%M:%S.%f"
 _statements: dict[tuple[str, str, tuple[str, ...]], str] = {}
+# Where a request keeps its move's connection (flask.g) while the move's transaction is open.
+MOVE_CONNECTION = "companion_move_connection"
 
 
 def _execute(statement: Callable[[str], tuple[str, Any]], result: Callable[[Any], Any],
@@ -77,9 +79,6 @@ def _connection(reading: bool) -> Iterator[tuple[Any, Any]]:
         return
     connection = db.session.connection()
     yield connection.dialect, connection.connection
-
-
-MOVE_CONNECTION = "companion_move_connection"
 
 
 def _checkout(engine):
