@@ -55,7 +55,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
 
-    from .web import api, compress, display, errors, health, links, lobby, screens
+    from .web import api, compress, display, errors, health, links, lobby, public_part, screens
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
@@ -68,6 +68,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list
     app.jinja_env.filters["breakable_url"] = links.breakable
+    app.jinja_env.filters.update(public_part.FILTERS)
 
     _watch_other_processes(app)
     return app

@@ -16,7 +16,7 @@ from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..games import GAMES
 from ..snapshots import Snapshot
 from ..table import moves, read, seating
-from . import links
+from . import links, public_part
 from .lobby import set_cookie
 from .live_stream import event_stream
 
@@ -55,9 +55,13 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
     """What a screen's panel shows this viewer."""
     view = read.view(table, viewer)
     names = {p["id"]: p["name"] for p in view["players"]}
+    game = game_folder(table)
+    public = (public_part.for_viewer(public_part.public_html(table, game, LOG_LINES),
+                                     view["you"], idle=not view["actions"])
+              if table.state is not None else None)
     return {
         "table": table, "view": view, "screen": screen, "names": names,
-        "game": game_folder(table), "folder": GAMES[table.game].folder, "error": error,
+        "game": game, "public": public, "folder": GAMES[table.game].folder, "error": error,
         "first_player_role": GAMES[table.game].first_player_role,
         "log": list(reversed(read.log(table, viewer, limit=LOG_LINES, html=True))),
         "can_undo": moves.can_undo(table, viewer),

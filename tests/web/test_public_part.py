@@ -1,0 +1,88 @@
+"""The public part of a panel: rendered once per version for every screen of a table, and
+marked for each viewer (their own seat, lines for some players, a part for screens with
+no move to make)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import template_rendered
+from markupsafe import escape
+
+from companion.games import GAMES
+from companion.web.public_part import for_viewer, except_for, only_for, when_idle
+
+NAMES = ("Ann", "Ben", "Cat", "Dan")
+
+
+def seated(api, game: str):
+    engine = GAMES[game]
+    count = min(max(engine.min_players, 3), engine.max_players)
+    return api.table(game, players=NAMES[:count])
+
+
+def panel(app, code: str, token: str | None, screen: str = "phone") -> str:
+    client = app.test_client()
+    if screen == "display":
+        url = f"/d/{code}/panel"
+    else:
+        cookie = f"companion_host_{code}" if screen == "host" else f"companion_{code}"
+        client.set_cookie(cookie, token)
+        url = f"/t/{code}/panel?screen={screen}"
+    response = client.get(url)
+    assert response.status_code == 200, response.get_data(as_text=True)[:400]
+    return response.get_data(as_text=True)
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_phone_marks_its_own_seat_and_no_other(app, api, game):
+    table = seated(api, game)
+    for name, token in table.tokens.items():
+        html = panel(app, table.code, token)
+        assert "companion-mark" not in html
+        text = text_of(html)
+        assert text.count("(you)") == 1 and f"{name} (you)" in text, (name, text)
+    for screen, token in (("host", table.host), ("display", None)):
+        html = panel(app, table.code, token, screen)
+        assert "companion-mark" not in html and "(you)" not in html
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_public_part_is_rendered_once_per_version(app, api, game):
+    table = seated(api, game)
+    public = f"table/{GAMES[game].folder}/_public.html"
+    rendered = []
+
+    def count(sender, template, context, **extra):
+        if template.name == public:
+            rendered.append(context["view"]["version"])
+
+    template_rendered.connect(count, app)
+    try:
+        for token in table.tokens.values():
+            panel(app, table.code, token)
+        panel(app, table.code, table.host, "host")
+        panel(app, table.code, None, "display")
+    finally:
+        template_rendered.disconnect(count, app)
+    assert rendered == [table.view()["version"]]
+
+
+def test_a_mark_is_kept_for_the_viewers_it_names_only():
+    shared = str(only_for("mine", 3) + except_for("wait", [3, 4]) + when_idle("news"))
+    assert for_viewer(shared, 3, idle=False) == "mine"
+    assert for_viewer(shared, 4, idle=True) == "news"
+    assert for_viewer(shared, 5, idle=False) == "wait"
+    assert for_viewer(shared, None, idle=True) == "waitnews"
+    assert for_viewer(shared, 33, idle=False) == "wait"
+
+
+def test_text_typed_at_the_table_cannot_forge_a_mark():
+    typed = '<companion-mark only="">hidden</companion-mark>'
+    shared = str(escape(typed))
+    assert for_viewer(shared, 1, idle=True) == shared
+    assert str(only_for(typed, 1)).count("<companion-mark") == 1
