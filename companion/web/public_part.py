@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 
 from flask import render_template, request
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..auth import PUBLIC
 from ..snapshots import Snapshot
@@ -32,7 +32,7 @@ def _mark(kind: str, players: Iterable[int] | int | None, part: str) -> Markup:
     if players is None or isinstance(players, int):
         players = [] if players is None else [players]
     ids = " ".join(str(int(player)) for player in players)
-    return Markup('<companion-mark {}="{}">{}</companion-mark>').format(kind, ids, part)
+    return Markup(f'<companion-mark {kind}="{ids}">{escape(part)}</companion-mark>')
 
 
 def only_for(part: str, players: Iterable[int] | int | None) -> Markup:
