@@ -10,7 +10,7 @@ make (`when_idle`). A mark is a tag, and no escaped text contains a tag: nothing
 at the table can forge one.
 
 Rendered per viewer, the public part of a Go Big panel took half the panel's template
-time (bench/README.md); shared, a viewer's copy costs one pass of a regular expression.
+time (bench/README.md); shared, a viewer's copy is a join of its pieces.
 """
 from __future__ import annotations
 
@@ -53,24 +53,40 @@ def when_idle(part: str) -> Markup:
 FILTERS = {"only_for": only_for, "except_for": except_for, "when_idle": when_idle}
 
 
-def for_viewer(shared: str, you: int | None, idle: bool) -> Markup:
-    """The shared public part as viewer `you` (None: the host screen or the display)
-    sees it, on a screen that has a move to make unless `idle`."""
-    def keep(mark: re.Match) -> str:
-        kind, ids, part = mark.groups()
-        if kind == "idle":
-            return part if idle else ""
-        listed = you is not None and str(you) in ids.split()
-        return part if listed == (kind == "only") else ""
-    return Markup(MARK.sub(keep, shared))
+Pieces = tuple  # text, and (kind, players, part) for each mark
 
 
-def public_html(table: Snapshot, folder: str, log_lines: int) -> str:
+def pieces(shared: str) -> Pieces:
+    """The shared public part cut at its marks, once per version: a viewer's copy is then
+    a join, with no pattern to look for."""
+    cut = MARK.split(shared)
+    found: list = [cut[0]]
+    for at in range(1, len(cut), 4):
+        kind, ids, part, after = cut[at:at + 4]
+        found += [(kind, frozenset(int(i) for i in ids.split()), part), after]
+    return tuple(found)
+
+
+def for_viewer(shared: Pieces, you: int | None, idle: bool) -> Markup:
+    """The public part as viewer `you` (None: the host screen or the display) sees it,
+    on a screen that has a move to make unless `idle`."""
+    kept = []
+    for piece in shared:
+        if type(piece) is str:
+            kept.append(piece)
+            continue
+        kind, players, part = piece
+        if idle if kind == "idle" else (you in players) == (kind == "only"):
+            kept.append(part)
+    return Markup("".join(kept))
+
+
+def public_html(table: Snapshot, folder: str, log_lines: int) -> Pieces:
     """The game's public part of this version, rendered once (per address prefix, should
-    a proxy serve the app under several) with the marks left in."""
-    def render() -> str:
+    a proxy serve the app under several) and cut at its marks."""
+    def render() -> Pieces:
         view = read.view(table, PUBLIC)
         log = list(reversed(read.log(table, PUBLIC, limit=log_lines, html=True)))
-        return render_template(folder + "/_public.html", view=view, log=log,
-                               names=read.names_of(table))
+        return pieces(render_template(folder + "/_public.html", view=view, log=log,
+                                      names=read.names_of(table)))
     return table.memo(("public-html", folder, request.script_root), render)

@@ -7,10 +7,10 @@ import re
 
 import pytest
 from flask import template_rendered
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from companion.games import GAMES
-from companion.web.public_part import for_viewer, except_for, only_for, when_idle
+from companion.web.public_part import except_for, for_viewer, only_for, pieces, when_idle
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 
@@ -73,16 +73,17 @@ def test_the_public_part_is_rendered_once_per_version(app, api, game):
 
 
 def test_a_mark_is_kept_for_the_viewers_it_names_only():
-    shared = str(only_for("mine", 3) + except_for("wait", [3, 4]) + when_idle("news"))
-    assert for_viewer(shared, 3, idle=False) == "mine"
-    assert for_viewer(shared, 4, idle=True) == "news"
-    assert for_viewer(shared, 5, idle=False) == "wait"
-    assert for_viewer(shared, None, idle=True) == "waitnews"
-    assert for_viewer(shared, 33, idle=False) == "wait"
+    shared = pieces(Markup("<p>") + only_for("mine", 3) + except_for("wait", [3, 4]) + when_idle("news"))
+    assert for_viewer(shared, 3, idle=False) == "<p>mine"
+    assert for_viewer(shared, 4, idle=True) == "<p>news"
+    assert for_viewer(shared, 5, idle=False) == "<p>wait"
+    assert for_viewer(shared, None, idle=True) == "<p>waitnews"
+    assert for_viewer(shared, 33, idle=False) == "<p>wait"
 
 
 def test_text_typed_at_the_table_cannot_forge_a_mark():
     typed = '<companion-mark only="">hidden</companion-mark>'
     shared = str(escape(typed))
-    assert for_viewer(shared, 1, idle=True) == shared
+    assert pieces(shared) == (shared,)
+    assert for_viewer(pieces(shared), 1, idle=True) == shared
     assert str(only_for(typed, 1)).count("<companion-mark") == 1
