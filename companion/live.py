@@ -23,60 +23,72 @@ CHANNEL = "companion_tables"
 KEEPALIVE_SECONDS = 15
 
 
+class _Listened:
+    """A table streamed in this process: its newest version known here, how many streams
+    listen, and the event its streams wait on (set, and replaced, at each change)."""
+
+    __slots__ = ("version", "listeners", "changed")
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.listeners = 0
+        self.changed = threading.Event()
+
+
 class Hub:
-    """The newest version of each table this process has streams for, and a condition
-    its streams wait on. A table nobody streams here is not kept."""
+    """The newest version of each table this process has streams for, and an event its
+    streams wait on. A table nobody streams here is not kept.
+
+    One event per change, set once and then replaced, wakes every stream of the table at
+    once: under gevent (gunicorn.conf.py patches threading) an event is gevent's own, about
+    a third of the cost of waking the same streams through a condition."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._versions: dict[str, int] = {}
-        self._conditions: dict[str, threading.Condition] = {}
-        self._listeners: dict[str, int] = {}
+        self._tables: dict[str, _Listened] = {}
         self.closed = False
 
     def publish(self, code: str, version: int) -> None:
         with self._lock:
-            condition = self._conditions.get(code)
-        if condition is None:
-            return
-        with condition:
-            if version > self._versions.get(code, -1):
-                self._versions[code] = version
-                condition.notify_all()
+            table = self._tables.get(code)
+            if table is None or version <= table.version:
+                return
+            table.version = version
+            changed, table.changed = table.changed, threading.Event()
+        changed.set()
 
     def wait(self, code: str, known: int, timeout: float) -> int:
         """The table's version once it is newer than `known`, or after `timeout`, or at
         once when the hub is closed (only while listening to the table)."""
-        condition = self._conditions[code]
-        with condition:
-            condition.wait_for(lambda: self.closed or self._versions.get(code, -1) > known,
-                               timeout)
-            return self._versions.get(code, -1)
+        with self._lock:
+            table = self._tables[code]
+            changed = table.changed
+        if not self.closed and table.version <= known:
+            changed.wait(timeout)
+        return table.version
 
     def close(self) -> None:
         """The process is stopping: end every wait, now and from now on."""
         with self._lock:
             self.closed = True
-            conditions = list(self._conditions.values())
-        for condition in conditions:
-            with condition:
-                condition.notify_all()
+            events = [table.changed for table in self._tables.values()]
+        for changed in events:
+            changed.set()
 
     def listen(self, code: str) -> None:
         with self._lock:
-            self._listeners[code] = self._listeners.get(code, 0) + 1
-            self._conditions.setdefault(code, threading.Condition())
+            self._tables.setdefault(code, _Listened()).listeners += 1
 
     def unlisten(self, code: str) -> None:
         with self._lock:
-            self._listeners[code] -= 1
-            if not self._listeners[code]:
-                del self._listeners[code], self._conditions[code]
-                self._versions.pop(code, None)
+            table = self._tables[code]
+            table.listeners -= 1
+            if not table.listeners:
+                del self._tables[code]
 
     def listened(self) -> list[str]:
         with self._lock:
-            return list(self._listeners)
+            return list(self._tables)
 
 
 hub = Hub()
