@@ -125,6 +125,25 @@ class Needles:
                 add(owner, value)
         return needles
 
+    def any_text(self) -> re.Pattern | None:
+        """One pattern that matches a string wherever the token pattern of any text secret
+        does (a quick first look: which secret it was is asked of each pattern after)."""
+        if not self.texts:
+            return None
+        return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, self.texts))
+                          + r")(?![\w-])")
+
+    def pairs_by_key(self) -> dict[str, list[tuple[int, str, Any]]]:
+        """The keyed secrets a JSON key can give away, in their order: those under that
+        key, and those of the player whose id the key is."""
+        found: dict[str, list[tuple[int, str, Any]]] = {}
+        for pair in self.pairs:
+            owner, key, _ = pair
+            found.setdefault(key, []).append(pair)
+            if str(owner) != key:
+                found.setdefault(str(owner), []).append(pair)
+        return found
+
 
 class Leak(AssertionError):
     pass
@@ -175,21 +194,27 @@ class Guard:
         assert self.over or self.seed not in json.dumps(body), f"{where} holds the seed"
         needles = Needles.of(self.secrets, viewer)
         patterns = {text: token_pattern(text) for text in needles.texts}
+        any_text, pairs_by_key = needles.any_text(), needles.pairs_by_key()
 
         def walk(node: Any, path: tuple) -> None:
             if isinstance(node, dict):
+                where_in_view = path[1:] if path[:1] == ("table",) else path
+                mine = path[-1:] == ("private",)  # the viewer's own field
                 for key, value in node.items():
-                    where_in_view = path[1:] if path[:1] == ("table",) else path
-                    place = (where_in_view + (key,), json.dumps(value, sort_keys=True))
+                    place = None
                     if key in ids:
+                        place = (where_in_view + (key,), json.dumps(value, sort_keys=True))
                         owner_keyed.add(place)
-                    for owner, secret_key, secret in needles.pairs:
-                        mine = path[-1:] == ("private",)  # the viewer's own field
+                    for owner, secret_key, secret in pairs_by_key.get(key, ()):
                         under_key = key == secret_key and not mine
                         # Under its owner's id, unless the same value was there already
                         # before (the last cast, revealed, may equal the one locked now).
-                        under_owner = (key == str(owner) and secret is not None
-                                       and place not in before)
+                        under_owner = False
+                        if key == str(owner) and secret is not None:
+                            if place is None:
+                                place = (where_in_view + (key,),
+                                         json.dumps(value, sort_keys=True))
+                            under_owner = place not in before
                         if (under_key or under_owner) and holds(value, secret):
                             self._fail(f"{where} at {'.'.join(map(str, path + (key,)))}",
                                        f"{{{secret_key!r}: {secret!r}}}", owner)
@@ -200,7 +225,7 @@ class Guard:
                 for index, item in enumerate(node):
                     if not (domain and isinstance(item, str)):
                         walk(item, path + (index,))
-            elif isinstance(node, str):
+            elif isinstance(node, str) and any_text is not None and any_text.search(node):
                 for text, pattern in patterns.items():
                     if pattern.search(node):
                         self._fail(f"{where} at {'.'.join(map(str, path))}", repr(text),
@@ -246,9 +271,11 @@ class Guard:
             COUNTS["responses_checked"] += 1
         assert self.over or self.seed not in text, f"{where} holds the table's seed"
         needles = Needles.of(self.secrets, viewer)
-        for secret, owner in needles.texts.items():
-            if token_pattern(secret).search(text):
-                self._fail(where, repr(secret), owner)
+        any_text = needles.any_text()
+        if any_text is not None and any_text.search(text):
+            for secret, owner in needles.texts.items():
+                if token_pattern(secret).search(text):
+                    self._fail(where, repr(secret), owner)
         for owner, key, value in needles.pairs:
             for form in text_forms(key, value):
                 if form in text:
@@ -272,9 +299,12 @@ class Guard:
             assert not mine, f"{where}: a private section on a screen of no player"
         assert len(mine) <= 1, f"{where}: more than one private section"
         own = plain_text(mine[0]) if mine else None
+        whole = None
         for owner, section in self.private_sections.items():
-            if owner != viewer and section and section != own and section in plain_text(page):
-                self._fail(where, "the private section", owner)
+            if owner != viewer and section and section != own:
+                whole = plain_text(page) if whole is None else whole
+                if section in whole:
+                    self._fail(where, "the private section", owner)
 
     def learn_private_section(self, player: int, page: str) -> None:
         found = private_sections(page)
