@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import threading
 import uuid
@@ -82,8 +83,25 @@ def make_app(database_url: str, tmp_path: Path, **overrides):
     return app
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite file the migrations brought up to date, once per run."""
+    folder = tmp_path_factory.mktemp("migrated")
+    app = make_app(f"sqlite:///{folder / 'companion.sqlite3'}", folder)
+    with app.app_context():
+        db.engine.dispose()  # its log checkpointed into the file, which is then whole
+    return folder / "companion.sqlite3"
+
+
 @pytest.fixture
-def app(database_url, tmp_path):
+def app(database_url, tmp_path, request):
+    """The app on this test's own database. A new SQLite file starts as a copy of one the
+    migrations made (make_app then finds it up to date), rather than running them again
+    for every test; PostgreSQL's empty database is migrated as before."""
+    if database_url.startswith("sqlite:///"):
+        path = Path(database_url.removeprefix("sqlite:///"))
+        if not path.exists():
+            shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
     app = make_app(database_url, tmp_path)
     yield app
     with app.app_context():
