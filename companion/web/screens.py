@@ -54,7 +54,7 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
                   error: CompanionError | None = None) -> dict:
     """What a screen's panel shows this viewer."""
     view = read.view(table, viewer)
-    names = {p["id"]: p["name"] for p in view["players"]}
+    names = read.names_of(table)
     game = game_folder(table)
     public = (public_part.for_viewer(public_part.public_html(table, game, LOG_LINES),
                                      view["you"], idle=not view["actions"])
