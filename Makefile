@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# The tests run on this many processes (pytest-xdist), each taking the next test as it is free.
+TEST_WORKERS ?= 2
 
 .PHONY: install install-test run test test-fast browser-deps clean
 
@@ -57,10 +59,10 @@ browser-deps:
 	fi
 
 test: install-test browser-deps
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 test-fast: install-test
-	$(BIN)/pytest -q -m "not browser"
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not browser"
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor

@@ -26,6 +26,8 @@ from companion.extensions import db  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
+pytest_plugins = ["tests.trust.counts"]  # the trust suite's counts, summed over the workers
+
 
 def csrf_of(html: str) -> str:
     """The CSRF token a page hands its forms and htmx requests."""

@@ -1,20 +1,10 @@
-"""The trust suite's fixtures and the counts it prints at the end of the run (pytest -q
-shows them too): games played, responses checked, kills survived, inputs tried."""
+"""The trust suite's fixtures (its counts: tests/trust/counts.py)."""
 from __future__ import annotations
 
 import pytest
 
 from tests.conftest import own_database
-from tests.trust.support import COUNTS, LABELS, Stream
-
-
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    if not COUNTS:
-        return
-    terminalreporter.write_sep("-", "trust suite")
-    for key, label in LABELS:
-        if key in COUNTS:
-            terminalreporter.write_line(f"{label}: {COUNTS[key]}")
+from tests.trust.support import Stream
 
 
 @pytest.fixture

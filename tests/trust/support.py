@@ -20,7 +20,6 @@ import socket
 import threading
 import time
 import uuid
-from collections import Counter
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -34,21 +33,7 @@ from companion.games import GAMES, Game
 from companion.models import Event
 from companion.table import moves, read
 from tests.conftest import Api, Seated
-
-# -- the counts printed at the end -------------------------------------------------------
-
-COUNTS: Counter[str] = Counter()
-LABELS = (
-    ("games_played", "games played to the end"),
-    ("moves_made", "moves made through the API"),
-    ("responses_checked", "responses checked for secrets"),
-    ("conflicting_posts", "conflicting posts raced"),
-    ("kills_survived", "SIGKILLs survived"),
-    ("inputs_tried", "hostile inputs tried"),
-    ("schemathesis_cases", "schemathesis cases"),
-    ("pages_checked", "pages checked for inert names and CSP"),
-)
-
+from tests.trust.counts import COUNTS, LABELS  # noqa: F401  (the trust tests count here)
 
 # -- players ---------------------------------------------------------------------------
 
