@@ -157,22 +157,24 @@ def summary(notes: list[dict], viewer: Viewer) -> str:
 
 
 def log(table: Snapshot, viewer: Viewer, limit: int | None = None,
-        html: bool = False) -> list[dict]:
-    """The log as this viewer may read it, oldest first (the last `limit` lines). The
-    last few lines are worked out once per version for every viewer who reads them
-    alike (all but those with a line of their own among them)."""
+        html: bool = False, newest_first: bool = False) -> list[dict]:
+    """The log as this viewer may read it, oldest first unless `newest_first` (the last
+    `limit` lines). The last few lines are worked out once per version for every viewer
+    who reads them alike (all but those with a line of their own among them)."""
     if limit and limit <= snapshots.LOG_TAIL:
         found = table.recent[-limit:]
         reader = viewer.player_id if _reads_own_line(found, viewer.player_id) else None
-        return list(table.memo(("log", limit, html, reader),
-                               lambda: _lines(table, found, Viewer(player_id=reader), html)))
-    query = db.select(Event).where(Event.table_id == table.id)
-    if limit:
-        events = list(reversed(db.session.execute(
-            query.order_by(Event.seq.desc()).limit(limit)).scalars().all()))
+        lines = table.memo(("log", limit, html, reader),
+                           lambda: _lines(table, found, Viewer(player_id=reader), html))
     else:
-        events = db.session.execute(query.order_by(Event.seq)).scalars().all()
-    return _lines(table, snapshots.entries(events, table.id), viewer, html)
+        query = db.select(Event).where(Event.table_id == table.id)
+        if limit:
+            events = list(reversed(db.session.execute(
+                query.order_by(Event.seq.desc()).limit(limit)).scalars().all()))
+        else:
+            events = db.session.execute(query.order_by(Event.seq)).scalars().all()
+        lines = _lines(table, snapshots.entries(events, table.id), viewer, html)
+    return lines[::-1] if newest_first else list(lines)
 
 
 def _reads_own_line(entries, player_id: int | None) -> bool:

@@ -86,7 +86,7 @@ def public_html(table: Snapshot, folder: str, log_lines: int) -> Pieces:
     a proxy serve the app under several) and cut at its marks."""
     def render() -> Pieces:
         view = read.view(table, PUBLIC)
-        log = list(reversed(read.log(table, PUBLIC, limit=log_lines, html=True)))
+        log = read.log(table, PUBLIC, limit=log_lines, html=True, newest_first=True)
         return pieces(render_template(folder + "/_public.html", view=view, log=log,
                                       names=read.names_of(table)))
     return table.memo(("public-html", folder, request.script_root), render)

@@ -55,15 +55,14 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
     """What a screen's panel shows this viewer."""
     view = read.view(table, viewer)
     names = read.names_of(table)
-    game = game_folder(table)
-    public = (public_part.for_viewer(public_part.public_html(table, game, LOG_LINES),
+    public = (public_part.for_viewer(public_part.public_html(table, game_folder(table), LOG_LINES),
                                      view["you"], idle=not view["actions"])
               if table.state is not None else None)
     return {
         "table": table, "view": view, "screen": screen, "names": names,
-        "game": game, "public": public, "folder": GAMES[table.game].folder, "error": error,
+        "public": public, "folder": GAMES[table.game].folder, "error": error,
         "first_player_role": GAMES[table.game].first_player_role,
-        "log": list(reversed(read.log(table, viewer, limit=LOG_LINES, html=True))),
+        "log": read.log(table, viewer, limit=LOG_LINES, html=True, newest_first=True),
         "can_undo": moves.can_undo(table, viewer),
         "action_id": secrets.token_urlsafe(12),
         "join_url": links.join_url(table.code) if table.status == "lobby" else None,
@@ -275,7 +274,7 @@ def history(code: str):
     undoable = moves.undoable(table, viewer)
     return render_template("table/history.html", table=table, screen=screen,
                            view=read.view(table, viewer),
-                           lines=list(reversed(read.log(table, viewer, html=True))),
+                           lines=read.log(table, viewer, html=True, newest_first=True),
                            undoable={event.seq: index + 1 for index, event in enumerate(undoable)})
 
 
