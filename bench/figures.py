@@ -44,6 +44,7 @@ class Stats:
         self.tables_finished = 0
         self.errors: list[str] = []
         self.server_cpu = 0.0
+        self.server_system = 0.0  # of server_cpu, the kernel's (system time)
         self.client_cpu = 0.0
         self.other_cpu = 0.0
         self.server_waited = 0.0

@@ -115,7 +115,7 @@ class Bench:
         self.stats = stats
         stop = asyncio.Event()
         sampler = asyncio.create_task(self.sample(stats, stop))
-        cpu0, own0, wall0, all0 = self.server.cpu_seconds(), os.times(), now(), machine_busy()
+        cpu0, own0, wall0, all0 = self.server.cpu_times(), os.times(), now(), machine_busy()
         sched0 = self.server.sched_seconds()
         await self.dispatch(stats, rate, duration)
         # let the last actions finish and reach every phone
@@ -124,14 +124,15 @@ class Bench:
                 any(g.in_flight for g in self.groups)
                 or any(r.stats is stats for r in self.open_records)):
             await asyncio.sleep(0.02)
-        cpu1, own1, all1 = self.server.cpu_seconds(), os.times(), machine_busy()
+        cpu1, own1, all1 = self.server.cpu_times(), os.times(), machine_busy()
         sched1 = self.server.sched_seconds()
         # threads that ended during the phase drop out of the sums: never below zero
         stats.server_waited = max(0.0, sched1[1] - sched0[1])
         stats.wall = now() - wall0
         stop.set()
         await sampler
-        stats.server_cpu = cpu1 - cpu0
+        stats.server_cpu = sum(cpu1) - sum(cpu0)
+        stats.server_system = cpu1[1] - cpu0[1]
         stats.client_cpu = (own1.user + own1.system) - (own0.user + own0.system)
         stats.other_cpu = max(0.0, (all1 - all0) - stats.server_cpu - stats.client_cpu)
         for record in [r for r in self.open_records if r.stats is stats]:

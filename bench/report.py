@@ -36,6 +36,7 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
     row("streams dropped / failed", lambda s: f"{s.stream_drops} / {s.stream_failures}")
     row("slots with no table ready", lambda s: f"{s.slots_unready}/{s.slots}")
     row("server CPU ms per action", lambda s: f"{s.server_cpu / max(1, s.actions_ok) * 1000:.1f}")
+    row("· of which the kernel's ms", lambda s: f"{s.server_system / max(1, s.actions_ok) * 1000:.1f}")
     row("server CPU % of 2 cores", lambda s: f"{s.server_cpu / max(s.wall, 1e-9) / 2 * 100:.0f}")
     row("load-gen CPU ms per action", lambda s: f"{s.client_cpu / max(1, s.actions_ok) * 1000:.1f}")
     workers = int(results["settings"]["workers"]) * int(results["settings"].get("servers", 1))

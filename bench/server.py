@@ -96,9 +96,10 @@ class Server:
         self.seen_workers.update(workers)
         return [self.process.pid] + workers
 
-    def cpu_seconds(self) -> float:
-        """User + system CPU of the master, its live workers and its reaped workers."""
-        total = 0.0
+    def cpu_times(self) -> tuple[float, float]:
+        """User and system CPU seconds of the master, its live workers and its reaped
+        workers (system: the kernel's work for them, such as their sockets' calls)."""
+        user = system = 0
         master = self.process.pid
         for pid in self.pids():
             try:
@@ -108,8 +109,12 @@ class Server:
                 continue
             # fields[0] is field 3 (state): utime is field 14, cstime field 17
             utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
-            total += utime + stime + (cutime + cstime if pid == master else 0)
-        return total / TICK
+            user += utime + (cutime if pid == master else 0)
+            system += stime + (cstime if pid == master else 0)
+        return user / TICK, system / TICK
+
+    def cpu_seconds(self) -> float:
+        return sum(self.cpu_times())
 
     def sched_seconds(self) -> tuple[float, float]:
         """Seconds on a CPU and seconds runnable but waiting for one, summed over every
@@ -195,6 +200,10 @@ class Servers:
 
     def cpu_seconds(self) -> float:
         return self._sum("cpu_seconds")
+
+    def cpu_times(self) -> tuple[float, float]:
+        both = [server.cpu_times() for server in self.servers]
+        return sum(user for user, _ in both), sum(system for _, system in both)
 
     def sched_seconds(self) -> tuple[float, float]:
         both = [server.sched_seconds() for server in self.servers]
