@@ -31,6 +31,7 @@ class Bench:
         self.phases: list[Stats] = []
         self.ceiling_steps: list[Stats] = []
         self.floors: dict[str, dict] = {}
+        self.pauses: dict[float, float] = {}  # seconds apart: server CPU per request
         self.first_load: dict = {}
         self.request_cost: dict = {}
 

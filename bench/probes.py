@@ -56,6 +56,32 @@ async def floor(bench: Bench, label: str, seconds: float, concurrency: int) -> d
     return result
 
 
+async def pauses(bench: Bench, count: int = 300, gaps=(0.0, 0.005, 0.02)) -> dict:
+    """The server CPU of one trivial request (`GET /static/app.js`), sent back to back
+    and then with a pause before each: on a machine whose idle cores lose their caches
+    or their clock, the same work costs more after a pause, and so does every request
+    and update of a phase, where the server waits between moves."""
+    path = "/static/app.js"
+    client = Client(bench.host, bench.port, max_conns=1)
+    for _ in range(50):
+        await client.request("GET", path)
+    costs = {}
+    for gap in gaps:
+        cpu0 = bench.server.cpu_seconds()
+        for _ in range(count):
+            if gap:
+                await asyncio.sleep(gap)
+            response = await client.request("GET", path)
+            assert response.status == 200
+        costs[gap] = (bench.server.cpu_seconds() - cpu0) / count
+    client.close()
+    bench.pauses = costs
+    print("  a request's server CPU after a pause: " + ", ".join(
+        f"{cpu * 1000:.2f} ms " + (f"{gap * 1000:g} ms apart" if gap else "back to back")
+        for gap, cpu in costs.items()), flush=True)
+    return costs
+
+
 async def request_costs(bench: Bench, count: int = 150) -> dict:
     """With streams held and no actions running: the server CPU of `count` requests of
     each kind one after another, less the idle CPU; then of an action on a table nobody

@@ -86,6 +86,14 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
         print(f"floor ({label}): GET /static/app.js p50 {ms(floor['p50'])} ms, p99 "
               f"{ms(floor['p99'])} ms; {floor['rate']:.0f} req/s at {floor['concurrency']} "
               f"at once ({floor['cpu_per_request'] * 1000:.2f} ms server CPU each)")
+    pauses = {float(gap): cpu for gap, cpu in results.get("pauses", {}).items()}
+    if pauses.get(0.0):
+        print("server CPU of a request after a pause (GET /static/app.js, one at a time): "
+              + ", ".join(f"{cpu * 1000:.2f} ms "
+                          + (f"{gap * 1000:g} ms apart" if gap else "back to back")
+                          for gap, cpu in pauses.items())
+              + f"; up to {max(pauses.values()) / pauses[0.0]:.1f} times the CPU back to back "
+              "(a phase's moves come with pauses between them)")
     ceiling_result = results.get("ceiling")
     if ceiling_result:
         tried = ", ".join(f"{s.rate:g}->{s.achieved:.0f}/s p99 {ms(pct(s.fan_version, 99))} ms "
@@ -103,6 +111,13 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
               f"2 cores; server CPU per request (p50 latency): " + ", ".join(
                   f"{k} {v['cpu_ms']:.2f} ms ({v['p50_ms']:.1f} ms, {v['bytes']} B)"
                   for k, v in rc["requests"].items()))
+    inside = results.get("in_process", {})
+    if "error" in inside:
+        print(f"in-process move: failed: {inside['error'][-300:]}")
+    elif inside:
+        print(f"in-process, one move after another ({inside['moves']} moves, no socket, no "
+              f"gunicorn): a move and its six updates {inside['move_ms']:.2f} ms (its request "
+              f"{inside['request_ms']:.2f} ms, the six updates {inside['updates_ms']:.2f} ms)")
     cost = results.get("cost", {})
     if "error" in cost:
         print(f"cost growth: failed: {cost['error'][-300:]}")

@@ -32,10 +32,11 @@ def plan(args) -> dict:
     if args.quick:
         return {"phones": [60, 180], "rates": [20, 50, 100, 200], "duration": 3.0,
                 "ceiling_duration": 3.0, "ceiling_steps": 2, "cost_events": 200,
-                "floor_seconds": 2.0}
+                "in_process_moves": 100, "floor_seconds": 2.0}
     return {"phones": args.phones, "rates": args.rates, "duration": args.duration,
             "ceiling_duration": args.ceiling_duration, "ceiling_steps": args.ceiling_steps,
-            "cost_events": args.cost_events, "floor_seconds": 4.0}
+            "cost_events": args.cost_events, "in_process_moves": args.in_process_moves,
+            "floor_seconds": 4.0}
 
 
 def wait_quiet(limit: float, busy_share: float = 0.25) -> float:
@@ -84,6 +85,7 @@ async def main_async(args) -> dict:
                      "started": time.strftime("%H:%M:%S")}
     try:
         await probes.floor(bench, "idle", shape["floor_seconds"], args.floor_concurrency)
+        await probes.pauses(bench)
         small = shape["phones"][0]
         print(f"Seating {small} phones...", flush=True)
         t0 = now()
@@ -117,11 +119,17 @@ async def main_async(args) -> dict:
         await bench.close()
         server.stop()
         drop_database(args.postgres, database)
-    print("Measuring cost growth in-process (server stopped)...", flush=True)
-    results["cost"] = cost_growth(shape["cost_events"]) if shape["cost_events"] else {}
+    results["cost"] = {}
+    if shape["cost_events"]:
+        print("Measuring cost growth in-process (server stopped)...", flush=True)
+        results["cost"] = cost_growth(shape["cost_events"])
+    if shape["in_process_moves"]:
+        print("Measuring a move and its six updates in-process...", flush=True)
+        results["in_process"] = in_subprocess("inprocess.py", shape["in_process_moves"])
     results["phases"] = [s.to_json() for s in bench.phases]
     results["ceiling_steps"] = [s.to_json() for s in bench.ceiling_steps]
     results["floors"] = bench.floors
+    results["pauses"] = {str(gap): cpu for gap, cpu in bench.pauses.items()}
     results["first_load"] = bench.first_load
     results["request_cost"] = bench.request_cost
     results["setup"] = bench.setup_stats.to_json()
@@ -154,10 +162,15 @@ def drop_database(server: str | None, database: str | None) -> None:
 
 
 def cost_growth(events: int) -> dict:
-    """bench/costgrowth.py in a process of its own, with the app factory (the server has
-    stopped): what a move and a panel cost early and late in a long log."""
-    script = Path(__file__).resolve().parent / "costgrowth.py"
-    done = subprocess.run([sys.executable, str(script), str(events)], capture_output=True,
+    """bench/costgrowth.py, with the app factory (the server has stopped): what a move
+    and a panel cost early and late in a long log."""
+    return in_subprocess("costgrowth.py", events)
+
+
+def in_subprocess(script: str, count: int) -> dict:
+    """A script of bench/ in a process of its own, given `count`: the JSON it prints."""
+    path = Path(__file__).resolve().parent / script
+    done = subprocess.run([sys.executable, str(path), str(count)], capture_output=True,
                           text=True, timeout=600, cwd=ROOT)
     if done.returncode != 0:
         return {"error": done.stderr[-2000:]}
@@ -174,6 +187,8 @@ def main() -> None:
     parser.add_argument("--ceiling-duration", type=float, default=6.0)
     parser.add_argument("--ceiling-steps", type=int, default=4)
     parser.add_argument("--cost-events", type=int, default=1000)
+    parser.add_argument("--in-process-moves", type=int, default=500,
+                        help="moves timed in-process with their six updates (0 skips)")
     parser.add_argument("--floor-concurrency", type=int, default=8)
     parser.add_argument("--streams", choices=["split", "api", "html"], default="split",
                         help="which stream each phone holds: half and half (default), or all "

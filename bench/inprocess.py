@@ -1,0 +1,125 @@
+"""One move and its six phones' updates, in-process: the app called as gunicorn calls it
+(a WSGI call), with no socket, no gunicorn and no gevent, one move right after another.
+
+A table of six (Go Big): three phones hold the API's stream and three the screens' stream,
+as in the bench. Each move is the POST of the player whose turn it is, then the next
+event of each of the six streams. A stream's generator runs in a context of its own, as
+under gevent each runs in a greenlet of its own. Set against the server's CPU per move in
+the phases, this is the app's own share of it; the rest is the server around the app
+(gunicorn, gevent, the sockets) and the pauses between moves (bench/README.md).
+
+Run by bench/run.py in a subprocess; prints one JSON object.
+"""
+from __future__ import annotations
+
+import contextvars
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+WARM_UP = 50
+
+
+def main() -> None:
+    moves_to_time = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+    workdir = Path(tempfile.mkdtemp(prefix="companion-inprocess-"))
+    os.environ.update(DATABASE_URL=f"sqlite:///{workdir / 'inprocess.sqlite3'}",
+                      SECRET_KEY="bench-secret", COMPANION_RATELIMIT="off",
+                      COMPANION_TEST_SEEDS="on")
+    from flask_migrate import upgrade
+    from werkzeug.test import EnvironBuilder
+
+    from companion import create_app
+
+    app = create_app()
+    with app.app_context():
+        upgrade(directory=str(ROOT / "migrations"))
+    client = app.test_client()
+    rng = random.Random(1)
+
+    def call(context: contextvars.Context, **request):
+        """The app's WSGI call for `request`, in `context`: its status and its body."""
+        answer = {}
+
+        def start_response(status, headers, exc_info=None):
+            answer["status"] = status
+        body = context.run(app, EnvironBuilder(**request).get_environ(), start_response)
+        return answer["status"], body
+
+    def new_table() -> dict:
+        created = client.post("/api/v1/tables", json={"game": "go-big"}).get_json()
+        code = created["code"]
+        tokens = {}
+        for n in range(6):
+            joined = client.post(f"/api/v1/tables/{code}/players",
+                                 json={"name": f"P{n}"}).get_json()
+            tokens[joined["player"]["id"]] = joined["token"]
+        started = client.post(f"/api/v1/tables/{code}/start", json={"seed": 11},
+                              headers={"Authorization": f"Bearer {created['host_token']}"})
+        streams = []
+        for n, token in enumerate(tokens.values()):
+            context = contextvars.Context()
+            if n % 2 == 0:
+                status, body = call(context, path=f"/api/v1/tables/{code}/stream",
+                                    headers={"Authorization": f"Bearer {token}"})
+            else:
+                status, body = call(context, path=f"/t/{code}/events",
+                                    query_string="screen=phone",
+                                    headers={"Cookie": f"companion_{code}={token}"})
+            assert status.startswith("200"), status
+            events = iter(body)
+            context.run(next, events)  # retry:
+            context.run(next, events)  # the table as it is
+            streams.append((context, events, body))
+        return {"code": code, "tokens": tokens, "turn": started.get_json()["turn"],
+                "streams": streams}
+
+    def close(table: dict) -> None:
+        for context, _, body in table["streams"]:
+            context.run(body.close)
+
+    table = new_table()
+    requests, updates = [], []
+    for n in range(WARM_UP + moves_to_time):
+        token = table["tokens"][table["turn"]]
+        view = client.get(f"/api/v1/tables/{table['code']}",
+                          headers={"Authorization": f"Bearer {token}"}).get_json()
+        offered = view["actions"][0]
+        action = ({"type": "play", **rng.choice(offered["sets"])} if offered["type"] == "play"
+                  else {"type": "draw", "source": rng.choice(offered["source"])})
+        t0 = time.perf_counter()
+        status, body = call(contextvars.Context(), method="POST",
+                            path=f"/api/v1/tables/{table['code']}/actions",
+                            json={**action, "version": view["version"], "action_id": f"m{n}"},
+                            headers={"Authorization": f"Bearer {token}"})
+        answer = b"".join(body)
+        body.close()
+        t1 = time.perf_counter()
+        for context, events, _ in table["streams"]:
+            context.run(next, events)
+        t2 = time.perf_counter()
+        assert status.startswith("200"), answer
+        if n >= WARM_UP:
+            requests.append(t1 - t0)
+            updates.append(t2 - t1)
+        table["turn"] = json.loads(answer)["table"]["turn"]
+        if table["turn"] is None:  # the game ended: the next one at a new table
+            close(table)
+            table = new_table()
+    close(table)
+    print(json.dumps({"moves": len(requests),
+                      "request_ms": 1000 * statistics.median(requests),
+                      "updates_ms": 1000 * statistics.median(updates),
+                      "move_ms": 1000 * statistics.median(
+                          [a + b for a, b in zip(requests, updates)])}))
+
+
+if __name__ == "__main__":
+    main()
