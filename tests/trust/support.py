@@ -33,7 +33,6 @@ from companion.games import GAMES, Game
 from companion.models import Event
 from companion.table import moves, read
 from tests.conftest import Api, Seated
-from tests.trust.counts import COUNTS, LABELS  # noqa: F401  (the trust tests count here)
 
 # -- players ---------------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ import pytest
 import requests
 
 from companion.games import GAMES
-from tests.trust.support import (ALL_GAMES, COUNTS, Referee, big_seed, choose_move,
+from tests.trust.counts import COUNTS
+from tests.trust.support import (ALL_GAMES, Referee, big_seed, choose_move,
                                  new_action_id, new_table, player_counts)
 from tests.web.test_live import ServerProcess
 

@@ -19,7 +19,8 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Table
 from companion.table import moves, read
-from tests.trust.support import (ALL_GAMES, COUNTS, Referee, big_seed, choose_move,
+from tests.trust.counts import COUNTS
+from tests.trust.support import (ALL_GAMES, Referee, big_seed, choose_move,
                                  new_action_id, new_table)
 from tests.web.test_live import ServerProcess
 

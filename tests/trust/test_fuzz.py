@@ -31,7 +31,8 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Player, SavedDefaults, Table
 from tests.conftest import Api, make_app
-from tests.trust.support import ALL_GAMES, COUNTS, Referee, form_fields, names_for
+from tests.trust.counts import COUNTS
+from tests.trust.support import ALL_GAMES, Referee, form_fields, names_for
 
 # Examples per property; TRUST_EXAMPLES=1000 for a deeper run.
 EXAMPLES = int(os.environ.get("TRUST_EXAMPLES", "100"))

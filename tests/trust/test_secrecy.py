@@ -51,7 +51,8 @@ import pytest
 
 from companion.table import read
 from companion.games import GAMES
-from tests.trust.support import (ALL_GAMES, COUNTS, Client, Referee, Stream, big_seed,
+from tests.trust.counts import COUNTS
+from tests.trust.support import (ALL_GAMES, Client, Referee, Stream, big_seed,
                                  choose_move, clients_of, form_fields, inert, new_action_id,
                                  new_table, other_options, player_counts, version_of)
 

@@ -22,7 +22,8 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Player, SavedDefaults, Table
 from tests.conftest import Api, make_app
-from tests.trust.support import (COUNTS, HOSTILE_NAMES, Client, Referee, Stream, choose_move,
+from tests.trust.counts import COUNTS
+from tests.trust.support import (HOSTILE_NAMES, Client, Referee, Stream, choose_move,
                                  inert, new_action_id, new_table)
 from tests.web.test_live import ServerProcess
 
