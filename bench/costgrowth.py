@@ -14,16 +14,12 @@ Run by bench/run.py in a subprocess; prints one JSON object.
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from inapp import new_go_big_table, start_app
 
 WINDOW = 10  # actions measured at each mark
 RENDERS = 3  # renders of each phone's panel after each measured action (the fastest kept)
@@ -31,36 +27,16 @@ RENDERS = 3  # renders of each phone's panel after each measured action (the fas
 
 def main() -> None:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    workdir = Path(tempfile.mkdtemp(prefix="companion-cost-"))
-    os.environ.update(DATABASE_URL=f"sqlite:///{workdir / 'cost.sqlite3'}",
-                      SECRET_KEY="bench-secret", COMPANION_RATELIMIT="off",
-                      COMPANION_TEST_SEEDS="on")
-    from flask_migrate import upgrade
-
-    from companion import create_app
+    app, client = start_app("cost")
     from companion.table import moves, read
     from companion.auth import viewer_for_token
     from companion.extensions import db
     from companion.web import screens
 
-    app = create_app()
-    with app.app_context():
-        upgrade(directory=str(ROOT / "migrations"))
-    client = app.test_client()
     rng = random.Random(1)
 
     def new_table(players: int, copies: int) -> tuple[str, dict[int, str]]:
-        created = client.post("/api/v1/tables", json={
-            "game": "go-big", "options": {"copies_per_value": copies}}).get_json()
-        code, host = created["code"], created["host_token"]
-        tokens = {}
-        for n in range(players):
-            joined = client.post(f"/api/v1/tables/{code}/players",
-                                 json={"name": f"P{n}"}).get_json()
-            tokens[joined["player"]["id"]] = joined["token"]
-        answer = client.post(f"/api/v1/tables/{code}/start", json={"seed": 11},
-                             headers={"Authorization": f"Bearer {host}"})
-        assert answer.status_code == 200, answer.get_json()
+        code, tokens, _ = new_go_big_table(client, players, copies)
         return code, tokens
 
     def turn_of(code: str, tokens: dict[int, str]) -> tuple[int, dict]:

@@ -14,34 +14,21 @@ from __future__ import annotations
 
 import contextvars
 import json
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from inapp import new_go_big_table, start_app
+
 WARM_UP = 50
 
 
 def main() -> None:
     moves_to_time = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    workdir = Path(tempfile.mkdtemp(prefix="companion-inprocess-"))
-    os.environ.update(DATABASE_URL=f"sqlite:///{workdir / 'inprocess.sqlite3'}",
-                      SECRET_KEY="bench-secret", COMPANION_RATELIMIT="off",
-                      COMPANION_TEST_SEEDS="on")
-    from flask_migrate import upgrade
+    app, client = start_app("inprocess")
     from werkzeug.test import EnvironBuilder
 
-    from companion import create_app
-
-    app = create_app()
-    with app.app_context():
-        upgrade(directory=str(ROOT / "migrations"))
-    client = app.test_client()
     rng = random.Random(1)
 
     def call(context: contextvars.Context, **request):
@@ -54,15 +41,7 @@ def main() -> None:
         return answer["status"], body
 
     def new_table() -> dict:
-        created = client.post("/api/v1/tables", json={"game": "go-big"}).get_json()
-        code = created["code"]
-        tokens = {}
-        for n in range(6):
-            joined = client.post(f"/api/v1/tables/{code}/players",
-                                 json={"name": f"P{n}"}).get_json()
-            tokens[joined["player"]["id"]] = joined["token"]
-        started = client.post(f"/api/v1/tables/{code}/start", json={"seed": 11},
-                              headers={"Authorization": f"Bearer {created['host_token']}"})
+        code, tokens, started = new_go_big_table(client, 6)
         streams = []
         for n, token in enumerate(tokens.values()):
             context = contextvars.Context()
@@ -78,8 +57,7 @@ def main() -> None:
             context.run(next, events)  # retry:
             context.run(next, events)  # the table as it is
             streams.append((context, events, body))
-        return {"code": code, "tokens": tokens, "turn": started.get_json()["turn"],
-                "streams": streams}
+        return {"code": code, "tokens": tokens, "turn": started["turn"], "streams": streams}
 
     def close(table: dict) -> None:
         for context, _, body in table["streams"]:
