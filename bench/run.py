@@ -122,7 +122,7 @@ async def main_async(args) -> dict:
     results["cost"] = {}
     if shape["cost_events"]:
         print("Measuring cost growth in-process (server stopped)...", flush=True)
-        results["cost"] = cost_growth(shape["cost_events"])
+        results["cost"] = in_subprocess("costgrowth.py", shape["cost_events"])
     if shape["in_process_moves"]:
         print("Measuring a move and its six updates in-process...", flush=True)
         results["in_process"] = in_subprocess("inprocess.py", shape["in_process_moves"])
@@ -161,14 +161,9 @@ def drop_database(server: str | None, database: str | None) -> None:
     admin.dispose()
 
 
-def cost_growth(events: int) -> dict:
-    """bench/costgrowth.py, with the app factory (the server has stopped): what a move
-    and a panel cost early and late in a long log."""
-    return in_subprocess("costgrowth.py", events)
-
-
 def in_subprocess(script: str, count: int) -> dict:
-    """A script of bench/ in a process of its own, given `count`: the JSON it prints."""
+    """A script of bench/ that measures the app in a process of its own, once the server
+    has stopped (`costgrowth.py`, `inprocess.py`), given `count`: the JSON it prints."""
     path = Path(__file__).resolve().parent / script
     done = subprocess.run([sys.executable, str(path), str(count)], capture_output=True,
                           text=True, timeout=600, cwd=ROOT)
