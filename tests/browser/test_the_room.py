@@ -38,7 +38,8 @@ def test_the_table_display_follows_the_game_and_the_host_screen_shows_the_way(li
     expect(link).to_have_attribute("href", display_url)
     qr = host.get_by_role("img", name="QR code of the table display")
     expect(qr).to_be_visible()
-    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    # Loaded and drawn: decode() waits for the image, and fails if it cannot be loaded.
+    assert qr.evaluate("img => img.decode().then(() => img.naturalWidth > 0)")
     served = requests.get(live_server.local_url + f"/d/{table.code}/qr.svg", timeout=10)
     drawn = qrcode.make(display_url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     assert qr_path(served.text) == qr_path(drawn.to_string(encoding="unicode"))
