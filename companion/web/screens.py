@@ -27,6 +27,7 @@ ENVELOPE = {"csrf_token", "screen", "since"}
 
 
 def game_folder(table: Snapshot) -> str:
+    """Where the game's own screen templates are (_actions, _private, _public, ...)."""
     return "table/" + GAMES[table.game].folder
 
 
@@ -55,12 +56,14 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
     """What a screen's panel shows this viewer."""
     view = read.view(table, viewer)
     names = read.names_of(table)
-    public = (public_part.for_viewer(public_part.public_html(table, game_folder(table), LOG_LINES),
+    templates = game_folder(table)
+    public = (public_part.for_viewer(public_part.public_html(table, templates, LOG_LINES),
                                      view["you"], idle=not view["actions"])
               if table.state is not None else None)
     return {
         "table": table, "view": view, "screen": screen, "names": names,
-        "public": public, "folder": GAMES[table.game].folder, "error": error,
+        "public": public, "folder": GAMES[table.game].folder, "templates": templates,
+        "error": error,
         "first_player_role": GAMES[table.game].first_player_role,
         "log": read.log(table, viewer, limit=LOG_LINES, html=True, newest_first=True),
         "can_undo": moves.can_undo(table, viewer),
