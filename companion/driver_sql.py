@@ -5,10 +5,11 @@ the row and the new events that bring a known snapshot up to date.)
 SQLAlchemy builds, compiles and caches a statement and wraps its result: 0.26 ms of CPU
 for a one-row SELECT through the ORM session, where the driver itself takes 0.01 ms
 (README, "CPU per move").
-A move makes five statements, so these few are fixed text run on the driver's cursor, in
-the move's transaction (`transaction()`), or the session's outside a move. Values are
-converted as the columns' SQLAlchemy types would (JSON as text, datetimes as SQLite
-stores them), so what one writes the other reads.
+A move makes four statements, so these few are fixed text run on the driver's cursor: in
+the move's transaction (`transaction()`), reads outside any transaction on a connection
+of their own (`reads()`), else in the session's transaction. Values are converted as the
+columns' SQLAlchemy types would (JSON as text, datetimes as SQLite stores them), so what
+one writes the other reads.
 """
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ from .models import Event, Table
 # SQLAlchemy's own text for a SQLite DATETIME, which it parses back.
 SQLITE_DATETIME = "%Y-%m-%d %H:%M:%S.%f"
 _statements: dict[tuple[str, str, tuple[str, ...]], str] = {}
-# Where a request keeps its move's connection (flask.g) while the move's transaction is open.
-MOVE_CONNECTION = "companion_move_connection"
+# Where a request keeps the connection its statements share (flask.g) while a move's
+# transaction, or a group of reads (`reads()`), holds one.
+HELD_CONNECTION = "companion_held_connection"
 
 
 def _execute(statement: Callable[[str], tuple[str, Any]], result: Callable[[Any], Any],
@@ -53,29 +55,25 @@ def _execute(statement: Callable[[str], tuple[str, Any]], result: Callable[[Any]
             cursor.close()
 
 
+def _session_in_transaction() -> bool:
+    registry = db.session.registry
+    return registry.has() and registry().in_transaction()
+
+
 @contextmanager
 def _connection(reading: bool) -> Iterator[tuple[Any, Any]]:
-    """The dialect and the driver's connection a statement runs on: a move's own
-    transaction (`transaction()`) while there is one, else the session's (its
-    transaction begins as it would with SQLAlchemy's statements), except for a read on
-    SQLite while the session holds no transaction: that takes a connection of the pool
-    for itself. A SQLite connection costs nothing to check out, where the session's
-    beginning and ending a transaction around a request's one read cost 0.1 ms, a tenth
-    of the request (README, "CPU per move"). On a server database a checkout is a round
-    trip, and the session keeps one connection for the whole request."""
-    engine = db.engine
-    moving = g.get(MOVE_CONNECTION)
-    if moving is not None:
-        yield engine.dialect, moving
+    """The dialect and the driver's connection a statement runs on: the one a move's
+    transaction or a group of reads holds, while there is one; else, for a read while
+    the session holds no transaction, a connection of the pool for that read alone
+    (`reads()`); else the session's (its transaction begins as it would with
+    SQLAlchemy's statements)."""
+    held = g.get(HELD_CONNECTION)
+    if held is not None:
+        yield db.engine.dialect, held
         return
-    registry = db.session.registry
-    if (reading and engine.dialect.name == "sqlite"
-            and not (registry.has() and registry().in_transaction())):
-        connection = _checkout(engine)
-        try:
-            yield engine.dialect, connection
-        finally:
-            connection.close()
+    if reading and not _session_in_transaction():
+        with reads():
+            yield db.engine.dialect, g.get(HELD_CONNECTION)
         return
     connection = db.session.connection()
     yield connection.dialect, connection.connection
@@ -91,27 +89,68 @@ def _checkout(engine):
 
 
 @contextmanager
+def reads() -> Iterator[None]:
+    """Reads outside any transaction (finding a table, bringing a snapshot up to date)
+    share one connection of the pool, held for them alone and given back at the end. On
+    PostgreSQL it reads in autocommit: no BEGIN and no ROLLBACK, two round trips of the
+    five such a read took through the session (README, "CPU per move"); a snapshot's
+    reads still agree, as the events up to a version are committed with it. A SQLite
+    connection costs nothing to check out, where the session's beginning and ending a
+    transaction around a request's one read cost 0.1 ms, a tenth of the request.
+    Inside a move's transaction, or while the session holds one, they read in it: a
+    request never holds two connections of a pool sized for one each."""
+    if g.get(HELD_CONNECTION) is not None or _session_in_transaction():
+        yield
+        return
+    engine = db.engine
+    connection = _checkout(engine)
+    autocommit = engine.dialect.name != "sqlite"
+    setattr(g, HELD_CONNECTION, connection)
+    try:
+        if autocommit:
+            connection.dbapi_connection.autocommit = True
+        yield
+    finally:
+        g.pop(HELD_CONNECTION, None)
+        _give_back(connection, autocommit)
+
+
+def _give_back(connection, autocommit: bool) -> None:
+    """Return a connection to the pool as the session expects it: in a transaction of
+    its own (a connection the database dropped is thrown away)."""
+    if autocommit:
+        try:
+            connection.dbapi_connection.autocommit = False
+        except Exception:
+            connection.invalidate()
+    connection.close()
+
+
+@contextmanager
 def transaction() -> Iterator[None]:
     """A move's transaction: every statement of this module runs in it, and it is
-    committed when the block ends (rolled back when it raises). On SQLite it runs on a
-    connection of the pool for it alone: the session's own bookkeeping of a transaction
-    was a fifth of a move's CPU (README, "CPU per move"). On a server database it is the
-    session's, whose one connection served the request's reads already: a request never
-    holds two of a pool sized for one each. Not for the ORM: a change that writes ORM
-    objects goes through the session."""
-    engine = db.engine
-    if engine.dialect.name != "sqlite":
+    committed when the block ends (rolled back when it raises). It runs on a connection
+    of the pool for it alone: the session's own bookkeeping of a transaction was a fifth
+    of a move's CPU (README, "CPU per move"). Unless the session holds a transaction
+    already (it read the table through the ORM): then on the session's connection, as a
+    request never holds two of a pool sized for one each. Not for the ORM: a change that
+    writes ORM objects goes through the session."""
+    if g.get(HELD_CONNECTION) is not None:
+        raise RuntimeError("A move's transaction, or a group of reads, is open already.")
+    if _session_in_transaction():
+        setattr(g, HELD_CONNECTION, db.session.connection().connection)
         try:
             yield
         except BaseException:
             db.session.rollback()
             raise
+        finally:
+            g.pop(HELD_CONNECTION, None)
         db.session.commit()
         return
-    if g.get(MOVE_CONNECTION) is not None:
-        raise RuntimeError("A move's transaction is open already.")
+    engine = db.engine
     connection = _checkout(engine)
-    setattr(g, MOVE_CONNECTION, connection)
+    setattr(g, HELD_CONNECTION, connection)
     try:
         try:
             yield
@@ -124,7 +163,7 @@ def transaction() -> Iterator[None]:
         except engine.dialect.loaded_dbapi.Error as exc:
             raise DBAPIError.instance("COMMIT", (), exc, engine.dialect.loaded_dbapi.Error) from exc
     finally:
-        g.pop(MOVE_CONNECTION, None)
+        g.pop(HELD_CONNECTION, None)
         connection.close()
 
 
@@ -203,10 +242,12 @@ def _statement(dialect: str, kind: str, names: tuple[str, ...]) -> str:
     key = (dialect, kind, names)
     found = _statements.get(key)
     if found is None:
-        if kind == "update":
+        if kind.startswith("update"):
             columns = Table.__table__.c
             sets = ", ".join(f"{n} = {_placeholder(dialect, columns[n])}" for n in names)
             found = f"UPDATE tables SET {sets} WHERE id = ? AND version = ?"
+            if kind == "update-notify":
+                found += " RETURNING pg_notify(?, ?)"
         else:
             columns = Event.__table__.c
             found = (f"INSERT INTO events ({', '.join(names)}) VALUES "
@@ -215,16 +256,20 @@ def _statement(dialect: str, kind: str, names: tuple[str, ...]) -> str:
     return found
 
 
-def update_table(table_id: int, expected_version: int, values: dict[str, Any]) -> int:
+def update_table(table_id: int, expected_version: int, values: dict[str, Any],
+                 notice: tuple[str, str] | None = None) -> int:
     """Set `values` on the table's row if its version is still `expected_version`; the
-    number of rows changed (0 or 1)."""
+    number of rows changed (0 or 1). PostgreSQL: `notice` (channel, payload) is notified
+    on commit, when the row changed, by the update itself (a statement, and a round trip,
+    fewer per move)."""
     names = tuple(values)
     columns = Table.__table__.c
+    kind = "update" if notice is None else "update-notify"
 
     def statement(dialect: str):
-        return _statement(dialect, "update", names), (
+        return _statement(dialect, kind, names), (
             *(_value(dialect, columns[n], values[n]) for n in names), table_id,
-            expected_version)
+            expected_version, *(notice or ()))
     return _execute(statement, lambda cursor: cursor.rowcount)
 
 
@@ -236,8 +281,3 @@ def insert_event(values: dict[str, Any]) -> None:
         return (_statement(dialect, "insert", names),
                 [_value(dialect, columns[n], values[n]) for n in names])
     _execute(statement, lambda cursor: None)
-
-
-def notify(channel: str, payload: str) -> None:
-    """PostgreSQL: tell the other processes, on commit (in the writing transaction)."""
-    _execute(lambda _: ("SELECT pg_notify(?, ?)", (channel, payload)), lambda cursor: None)

@@ -146,12 +146,14 @@ def load(table_id: int, known: Snapshot | None = None) -> Snapshot:
     read first and the log up to its version, so the parts agree (players are read
     after the row: they may be newer, never older). From a `known` older snapshot, when
     only moves were made since (one event per version), only those are read."""
-    row = driver_sql.table_row(table_id)
-    if known is not None and known.status != "lobby" and known.version < row.version:
-        later = driver_sql.events_between(table_id, known.version, row.version)
-        if len(later) == row.version - known.version and all(
-                e.kind == "action" for e in later):
-            return _after_actions(known, row, later)
+    with driver_sql.reads():
+        row = driver_sql.table_row(table_id)
+        later = (driver_sql.events_between(table_id, known.version, row.version)
+                 if known is not None and known.status != "lobby"
+                 and known.version < row.version else None)
+    if later is not None and len(later) == row.version - known.version and all(
+            e.kind == "action" for e in later):
+        return _after_actions(known, row, later)
     version = row.version
     players = tuple(Seat(*p) for p in db.session.execute(
         db.select(*SEAT).where(Player.table_id == table_id).order_by(Player.seat)).all())

@@ -155,38 +155,40 @@ def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,
     return viewer.player_id
 
 
-def _earlier(table: Snapshot, viewer: Viewer, action_id: str) -> Move | None:
-    """The action this viewer already sent with this id, answered with the table now."""
-    found = driver_sql.sent_action(table.id, viewer.actor_key, action_id)
-    return Move(*found, table) if found else None
-
-
 def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
-    """Apply one action for this viewer."""
+    """Apply one action for this viewer, to the table as the request found it: should
+    another writer have moved it on since, the conditional update finds out, and the
+    action is tried again on the table as it is then (or refused as stale)."""
     engine = GAMES[table.game]
     envelope, fields = read_envelope(data)
     action = parse_action(engine, fields)
     actor = _actor(table, viewer, engine, action.type, envelope.as_)
-    for _ in range(WRITE_RETRIES):
+    before = table
+    for attempt in range(WRITE_RETRIES):
+        if attempt:
+            before = latest(table)
+        current = envelope.version is None or envelope.version == before.version
+        sent = move = None
         with writing():
             with driver_sql.transaction():
-                before = latest(table)
-                # Looked up after the state: an action that made this state is found here.
+                # Looked up after the state was read: an action that made it is found here.
                 if envelope.action_id:
-                    earlier = _earlier(before, viewer, envelope.action_id)
-                    if earlier is not None:
-                        return earlier
-                # A version that is not current is stale, whatever the table became
-                # since (even over): the caller gets the fresh view of the contract's 409.
-                if envelope.version is not None and envelope.version != before.version:
-                    raise stale(before, viewer)
-                if before.status != "playing":
-                    raise illegal("The game has not started yet."
-                                  if before.status == "lobby" else "The game is over.")
-                move = _apply(before, viewer, actor, action, envelope.action_id)
+                    sent = driver_sql.sent_action(before.id, viewer.actor_key,
+                                                  envelope.action_id)
+                if sent is None and current and before.status == "playing":
+                    move = _apply(before, viewer, actor, action, envelope.action_id)
             if move is not None:
                 done(before.code, move.version, move.table)
                 return move
+        if sent is not None:  # sent again: answered with the table as it is now
+            return Move(*sent, latest(table))
+        # A version that is not current is stale, whatever the table became since (even
+        # over): the caller gets the fresh view of the contract's 409.
+        if not current:
+            raise stale(latest(table), viewer)
+        if before.status != "playing":
+            raise illegal("The game has not started yet."
+                          if before.status == "lobby" else "The game is over.")
         if envelope.version is not None and not envelope.action_id:
             raise stale(latest(table), viewer)
     raise busy()

@@ -52,14 +52,15 @@ def claim(table_id: int, code: str, expected_version: int, **values: Any) -> int
     session = db.session
     if session.new or session.dirty or session.deleted:
         session.flush()  # what the change made of its ORM objects, before the update
+    notice = ((live.CHANNEL, f"{code}:{new_version}") if live.notifies(db.engine.dialect.name)
+              else None)
     changed = driver_sql.update_table(table_id, expected_version,
-                                      dict(version=new_version, updated_at=time.time(), **values))
+                                      dict(version=new_version, updated_at=time.time(), **values),
+                                      notice)
     if changed != 1:
         if session().in_transaction():
             session.rollback()
         return None
-    if live.notifies(db.engine.dialect.name):
-        driver_sql.notify(live.CHANNEL, f"{code}:{new_version}")
     return new_version
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from companion import snapshots
 from companion.table import read
 from companion.extensions import db
+from companion.models import Table
 
 
 def whole(app, table_id: int) -> snapshots.Snapshot:
@@ -50,3 +51,21 @@ def test_an_undo_or_a_seat_change_loads_the_snapshot_whole(app, api):
     assert caught_up == loaded
     assert [e.undone for e in loaded.recent].count(True) == 1
     assert loaded.players != older.players  # Ben's new token
+
+
+def test_reads_outside_a_transaction_give_their_connection_back_as_the_session_expects(app, api):
+    """Finding a table and bringing a snapshot up to date read on a connection of the pool
+    of their own, on PostgreSQL in autocommit. The connection goes back to the pool as the
+    session expects it: a change the session then rolls back is gone, not committed."""
+    table, table_id, older = a_game(app, api, 3)
+    with app.app_context():
+        db.engine.dispose()  # one connection in the pool: the reads' is the session's next
+        read.find(table.code)
+        snapshots.load(table_id, older)
+        row = db.session.get(Table, table_id)
+        row.next_code = "ZZZZ"
+        db.session.flush()
+        db.session.rollback()
+        db.session.remove()
+        assert db.session.get(Table, table_id).next_code is None
+        db.session.remove()
