@@ -5,11 +5,11 @@ the row and the new events that bring a known snapshot up to date.)
 SQLAlchemy builds, compiles and caches a statement and wraps its result: 0.26 ms of CPU
 for a one-row SELECT through the ORM session, where the driver itself takes 0.01 ms
 (README, "CPU per move").
-A move makes four statements, so these few are fixed text run on the driver's cursor: in
-the move's transaction (`transaction()`), reads outside any transaction on a connection
-of their own (`reads()`), else in the session's transaction. Values are converted as the
-columns' SQLAlchemy types would (JSON as text, datetimes as SQLite stores them), so what
-one writes the other reads.
+A move makes four statements at most, so these few are fixed text on the driver's
+cursor: in the move's transaction (`transaction()`), reads outside any transaction on a
+connection of their own (`reads()`), else in the session's transaction. Values are
+converted as the columns' SQLAlchemy types would (JSON as text, datetimes as SQLite
+stores them), so what one writes the other reads.
 """
 from __future__ import annotations
 
