@@ -233,6 +233,19 @@ def test_a_retried_action_id_applies_once_and_returns_the_first_answer(api):
     assert status == 403
 
 
+def test_an_action_sent_again_after_later_moves_is_answered_with_the_table_as_it_is_now(api):
+    table = api.table()
+    first = table.act(table.tokens["Ann"], type="play", value=3, count=1, action_id="tap-1")
+    table.play_go_big(2)
+    status, again = table.act(table.tokens["Ann"], type="play", value=3, count=1,
+                              action_id="tap-1")
+    assert status == 200
+    assert again["events"] == first[1]["events"] and again["version"] == first[1]["version"]
+    assert again["table"]["version"] == first[1]["version"] + 2 == table.view()["version"]
+    status, log = api.call("GET", f"/tables/{table.code}/log")
+    assert len(log["events"]) == 3
+
+
 def test_the_host_acts_for_the_player_on_turn_with_as(api):
     table = api.table()
     status, body = table.act(table.host, type="play", value=4, count=1)
