@@ -79,14 +79,22 @@ def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, ne
     assert cookies
 
 
+# Set once the page's live stream is open (the htmx SSE extension's event).
+STREAM_OPEN_SPY = "document.addEventListener('htmx:sseOpen', () => { window.streamOpen = true; });"
+
+
 def test_a_swapped_phone_takes_the_seat_with_the_rejoin_link(live_server, new_phone):
     api = Api(live_server.local_url)
     table = api.table()
     old = new_phone()
     old.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Ann"],
                               "url": live_server.url}])
+    old.context.add_init_script(STREAM_OPEN_SPY)
     old.goto(f"{live_server.url}/t/{table.code}")
     expect(old.locator(".turn")).to_have_text(re.compile("Your turn"))
+    # The page shows before its stream is open: the seat is given away once it is (a
+    # stream opened after that is refused, as any other with a token no longer valid).
+    old.wait_for_function("window.streamOpen === true")
     status, body = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ann']}/rejoin",
                             table.host)
     assert status == 200
