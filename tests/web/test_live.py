@@ -434,3 +434,16 @@ def test_a_closed_hub_ends_every_wait_at_once():
     assert time.monotonic() - started < 1
     hub.unlisten("BCDF")
     hub.unlisten("GHJK")
+
+
+def test_a_fragment_is_sent_as_data_lines_the_client_joins_back():
+    """Every line of a rendered fragment is a data line; only CR and LF end a line of an
+    event stream, so a character other splitters treat as a line break stays inside."""
+    fragment = '<ul>\n  <li>Ann\u2028Ben</li>\r\n  <li>Cat</li>\r</ul>\n'
+    sent = live.sse_lines("panel", fragment)
+    assert sent == ("event: panel\ndata: <ul>\ndata:   <li>Ann\u2028Ben</li>\n"
+                    "data:   <li>Cat</li>\ndata: </ul>\n\n")
+    lines = sent.split("\n")
+    assert lines[0] == "event: panel" and sent.endswith("\n\n")
+    joined = "\n".join(line.removeprefix("data: ") for line in lines[1:-2])
+    assert joined == fragment.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n")
