@@ -50,15 +50,18 @@ def claim(table_id: int, code: str, expected_version: int, **values: Any) -> int
     Its statements run in the move's transaction when there is one (driver_sql)."""
     new_version = expected_version + 1
     session = db.session
-    if session.new or session.dirty or session.deleted:
-        session.flush()  # what the change made of its ORM objects, before the update
+    # What the change made of its ORM objects is flushed before the update. A move's
+    # request has no session, and asking one would make one (15 us, and its teardown).
+    in_session = session.registry.has()
+    if in_session and (session.new or session.dirty or session.deleted):
+        session.flush()
     notice = ((live.CHANNEL, f"{code}:{new_version}") if live.notifies(db.engine.dialect.name)
               else None)
     changed = driver_sql.update_table(table_id, expected_version,
                                       dict(version=new_version, updated_at=time.time(), **values),
                                       notice)
     if changed != 1:
-        if session().in_transaction():
+        if in_session and session().in_transaction():
             session.rollback()
         return None
     return new_version
