@@ -8,6 +8,10 @@ under gevent each runs in a greenlet of its own. Set against the server's CPU pe
 the phases, this is the app's own share of it; the rest is the server around the app
 (gunicorn, gevent, the sockets) and the pauses between moves (bench/README.md).
 
+Every other move comes after a pause of 10 ms (the time between two moves at 100 a
+second, less the move), the others right after the last: the same moves in the same run,
+with and without the pause a phase's moves have between them.
+
 Run by bench/run.py in a subprocess; prints one JSON object.
 """
 from __future__ import annotations
@@ -22,6 +26,7 @@ import time
 from inapp import new_go_big_table, start_app
 
 WARM_UP = 50
+PAUSE_SECONDS = 0.010
 
 
 def main() -> None:
@@ -64,7 +69,7 @@ def main() -> None:
             context.run(body.close)
 
     table = new_table()
-    requests, updates = [], []
+    timed = {False: ([], [], []), True: ([], [], [])}  # paused: requests, updates, CPU
     for n in range(WARM_UP + moves_to_time):
         token = table["tokens"][table["turn"]]
         view = client.get(f"/api/v1/tables/{table['code']}",
@@ -72,7 +77,10 @@ def main() -> None:
         offered = view["actions"][0]
         action = ({"type": "play", **rng.choice(offered["sets"])} if offered["type"] == "play"
                   else {"type": "draw", "source": rng.choice(offered["source"])})
-        t0 = time.perf_counter()
+        paused = n % 2 == 1
+        if paused:
+            time.sleep(PAUSE_SECONDS)
+        c0, t0 = time.process_time(), time.perf_counter()
         status, body = call(contextvars.Context(), method="POST",
                             path=f"/api/v1/tables/{table['code']}/actions",
                             json={**action, "version": view["version"], "action_id": f"m{n}"},
@@ -82,21 +90,30 @@ def main() -> None:
         t1 = time.perf_counter()
         for context, events, _ in table["streams"]:
             context.run(next, events)
-        t2 = time.perf_counter()
+        t2, c2 = time.perf_counter(), time.process_time()
         assert status.startswith("200"), answer
         if n >= WARM_UP:
+            requests, updates, cpu = timed[paused]
             requests.append(t1 - t0)
             updates.append(t2 - t1)
+            cpu.append(c2 - c0)
         table["turn"] = json.loads(answer)["table"]["turn"]
         if table["turn"] is None:  # the game ended: the next one at a new table
             close(table)
             table = new_table()
     close(table)
-    print(json.dumps({"moves": len(requests),
-                      "request_ms": 1000 * statistics.median(requests),
-                      "updates_ms": 1000 * statistics.median(updates),
-                      "move_ms": 1000 * statistics.median(
-                          [a + b for a, b in zip(requests, updates)])}))
+
+    def ms(values: list[float]) -> float:
+        return 1000 * statistics.median(values)
+
+    figures = {}
+    for paused, (requests, updates, cpu) in timed.items():
+        prefix = "paused_" if paused else ""
+        figures.update({f"{prefix}moves": len(requests), f"{prefix}request_ms": ms(requests),
+                        f"{prefix}updates_ms": ms(updates),
+                        f"{prefix}move_ms": ms([a + b for a, b in zip(requests, updates)]),
+                        f"{prefix}cpu_ms": ms(cpu)})
+    print(json.dumps({**figures, "pause_ms": 1000 * PAUSE_SECONDS}))
 
 
 if __name__ == "__main__":

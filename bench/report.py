@@ -118,6 +118,14 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
         print(f"in-process, one move after another ({inside['moves']} moves, no socket, no "
               f"gunicorn): a move and its six updates {inside['move_ms']:.2f} ms (its request "
               f"{inside['request_ms']:.2f} ms, the six updates {inside['updates_ms']:.2f} ms)")
+        if "paused_move_ms" in inside:
+            print(f"in-process, each move {inside['pause_ms']:.0f} ms after the last (as at 100 a "
+                  f"second; {inside['paused_moves']} moves, interleaved with those above): "
+                  f"{inside['paused_move_ms']:.2f} ms (its request "
+                  f"{inside['paused_request_ms']:.2f} ms, the six updates "
+                  f"{inside['paused_updates_ms']:.2f} ms), "
+                  f"{inside['paused_move_ms'] / inside['move_ms']:.2f} times the same work back "
+                  f"to back; CPU {inside['paused_cpu_ms']:.2f} against {inside['cpu_ms']:.2f} ms")
     cost = results.get("cost", {})
     if "error" in cost:
         print(f"cost growth: failed: {cost['error'][-300:]}")
