@@ -126,6 +126,15 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
                   f"{inside['paused_updates_ms']:.2f} ms), "
                   f"{inside['paused_move_ms'] / inside['move_ms']:.2f} times the same work back "
                   f"to back; CPU {inside['paused_cpu_ms']:.2f} against {inside['cpu_ms']:.2f} ms")
+    floor = results.get("stack_floor")
+    if floor:
+        print(f"the stack's floor (stackfloor.py: a bare WSGI app with a move's shape, the same "
+              f"server configuration; {floor['phones']} phones at {floor['rate']:g}/s, "
+              f"{floor['achieved']:.1f}/s achieved, {floor['failed']} failed, "
+              f"{floor['missed_events']} events missed): server CPU "
+              f"{floor['server_cpu_ms_per_move']:.2f} ms per move (load generator "
+              f"{floor['load_gen_cpu_ms_per_move']:.2f} ms; other processes "
+              f"{floor['other_cpu_percent']:.0f}% of the cores)")
     cost = results.get("cost", {})
     if "error" in cost:
         print(f"cost growth: failed: {cost['error'][-300:]}")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import probes  # noqa: E402
+import stackfloor  # noqa: E402
 from figures import Stats, machine_busy  # noqa: E402
 from httpc import now  # noqa: E402
 from load import Bench, ceiling  # noqa: E402
@@ -27,16 +28,20 @@ from report import print_report  # noqa: E402
 from server import ROOT, Server, Servers  # noqa: E402
 
 
+# The stack's floor is measured where the target of CPU per move is: 300 phones, 100 a second.
+STACK_FLOOR_PHONES, STACK_FLOOR_RATE = 300, 100.0
+
+
 def plan(args) -> dict:
     """The phones, rates and durations of this run (`--quick`: a smoke run)."""
     if args.quick:
         return {"phones": [60, 180], "rates": [20, 50, 100, 200], "duration": 3.0,
                 "ceiling_duration": 3.0, "ceiling_steps": 2, "cost_events": 200,
-                "in_process_moves": 100, "floor_seconds": 2.0}
+                "in_process_moves": 100, "floor_seconds": 2.0, "stack_floor_seconds": 3.0}
     return {"phones": args.phones, "rates": args.rates, "duration": args.duration,
             "ceiling_duration": args.ceiling_duration, "ceiling_steps": args.ceiling_steps,
             "cost_events": args.cost_events, "in_process_moves": args.in_process_moves,
-            "floor_seconds": 4.0}
+            "floor_seconds": 4.0, "stack_floor_seconds": args.stack_floor_seconds}
 
 
 def wait_quiet(limit: float, busy_share: float = 0.25) -> float:
@@ -126,6 +131,11 @@ async def main_async(args) -> dict:
     if shape["in_process_moves"]:
         print("Measuring a move and its six updates in-process...", flush=True)
         results["in_process"] = in_subprocess("inprocess.py", shape["in_process_moves"])
+    if shape["stack_floor_seconds"]:
+        print(f"Measuring the stack's floor (a bare app, {STACK_FLOOR_PHONES} phones at "
+              f"{STACK_FLOOR_RATE:g}/s)...", flush=True)
+        results["stack_floor"] = await stackfloor.measure(
+            STACK_FLOOR_PHONES, STACK_FLOOR_RATE, shape["stack_floor_seconds"])
     results["phases"] = [s.to_json() for s in bench.phases]
     results["ceiling_steps"] = [s.to_json() for s in bench.ceiling_steps]
     results["floors"] = bench.floors
@@ -185,6 +195,9 @@ def main() -> None:
     parser.add_argument("--in-process-moves", type=int, default=500,
                         help="moves timed in-process with their six updates (0 skips)")
     parser.add_argument("--floor-concurrency", type=int, default=8)
+    parser.add_argument("--stack-floor-seconds", type=float, default=10.0,
+                        help="seconds of moves against a bare app on the same server "
+                             "configuration (stackfloor.py; 0 skips)")
     parser.add_argument("--streams", choices=["split", "api", "html"], default="split",
                         help="which stream each phone holds: half and half (default), or all "
                              "the API's, or all the HTML page's")

@@ -25,8 +25,9 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, workdir: Path, overrides: dict[str, str] | None = None,
-                 config: str = "gunicorn.conf.py"):
-        self.config = config
+                 config: str = "gunicorn.conf.py", app: str = "wsgi:app",
+                 ready_path: str = "/static/app.js"):
+        self.config, self.app, self.ready_path = config, app, ready_path
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = workdir / "bench.sqlite3"
@@ -56,14 +57,14 @@ class Server:
     def start(self) -> "Server":
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "-c", self.config, "wsgi:app"],
+            [str(Path(sys.executable).parent / "gunicorn"), "-c", self.config, self.app],
             cwd=ROOT, env=self.env, stdout=log, stderr=log, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited; see {self.log_path}")
             try:
-                with urllib.request.urlopen(self.url + "/static/app.js", timeout=1) as r:
+                with urllib.request.urlopen(self.url + self.ready_path, timeout=1) as r:
                     if r.status == 200 and len(self.workers()) >= 1:
                         time.sleep(0.5)  # let every worker boot
                         self.seen_workers.update(self.workers())
