@@ -41,6 +41,7 @@ async def measure(phones: int, rate: float, duration: float, warm_up: float = 3.
     host, port = "127.0.0.1", server.port
     groups = [f"g{n}" for n in range(max(1, phones // TABLE))]
     heard = {group: 0 for group in groups}
+    clients = {group: Client(host, port) for group in groups}
     writers, readers = [], []
 
     async def listen(group: str, reader) -> None:
@@ -57,7 +58,6 @@ async def measure(phones: int, rate: float, duration: float, warm_up: float = 3.
                 writers.append(writer)
                 readers.append(asyncio.create_task(listen(group, reader)))
         await asyncio.sleep(0.5)
-        clients = {group: Client(host, port) for group in groups}
         moved = {group: 0 for group in groups}
         in_flight: set[str] = set()
         failed = 0
@@ -119,6 +119,11 @@ async def measure(phones: int, rate: float, duration: float, warm_up: float = 3.
             task.cancel()
         for writer in writers:
             writer.close()
+        for client in clients.values():
+            client.close()
+        # Let the loop close them (server.stop() blocks it): else the server waits out
+        # their keep-alive before it stops.
+        await asyncio.sleep(0.2)
         server.stop()
 
 
