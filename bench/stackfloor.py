@@ -76,19 +76,17 @@ async def measure(phones: int, rate: float, duration: float, warm_up: float = 3.
             finally:
                 in_flight.discard(group)
 
-        async def post_for(seconds: float) -> int:
-            made, slot, start = 0, 0, time.perf_counter()
-            tasks = []
+        async def post_for(seconds: float) -> None:
+            """A move every 1/rate s, to the groups in turn (one in flight per group)."""
+            slot, start, tasks = 0, time.perf_counter(), []
             while (elapsed := time.perf_counter() - start) < seconds:
                 group = groups[slot % len(groups)]
                 slot += 1
                 if group not in in_flight:
                     in_flight.add(group)
                     tasks.append(asyncio.create_task(move(group)))
-                    made += 1
                 await asyncio.sleep(max(0.0, slot / rate - elapsed))
             await asyncio.gather(*tasks)
-            return made
 
         await post_for(warm_up)
         await asyncio.sleep(0.5)
