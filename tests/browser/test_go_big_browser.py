@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, wait_until
 from tests.browser.test_accessibility import bot_moves
 from tests.browser.test_tap_budgets import seated_phone
 from tests.conftest import Api, Seated
@@ -94,7 +94,7 @@ def test_a_swapped_phone_takes_the_seat_with_the_rejoin_link(live_server, new_ph
     expect(old.locator(".turn")).to_have_text(re.compile("Your turn"))
     # The page shows before its stream is open: the seat is given away once it is (a
     # stream opened after that is refused, as any other with a token no longer valid).
-    old.wait_for_function("window.streamOpen === true")
+    wait_until(old, "window.streamOpen === true")
     status, body = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ann']}/rejoin",
                             table.host)
     assert status == 200
