@@ -28,10 +28,6 @@ from report import print_report  # noqa: E402
 from server import ROOT, Server, Servers  # noqa: E402
 
 
-# The stack's floor is measured where the target of CPU per move is: 300 phones, 100 a second.
-STACK_FLOOR_PHONES, STACK_FLOOR_RATE = 300, 100.0
-
-
 def plan(args) -> dict:
     """The phones, rates and durations of this run (`--quick`: a smoke run)."""
     if args.quick:
@@ -132,10 +128,10 @@ async def main_async(args) -> dict:
         print("Measuring a move and its six updates in-process...", flush=True)
         results["in_process"] = in_subprocess("inprocess.py", shape["in_process_moves"])
     if shape["stack_floor_seconds"]:
-        print(f"Measuring the stack's floor (a bare app, {STACK_FLOOR_PHONES} phones at "
-              f"{STACK_FLOOR_RATE:g}/s)...", flush=True)
+        print(f"Measuring the stack's floor (a bare app, {stackfloor.PHONES} phones at "
+              f"{stackfloor.RATE:g}/s)...", flush=True)
         results["stack_floor"] = await stackfloor.measure(
-            STACK_FLOOR_PHONES, STACK_FLOOR_RATE, shape["stack_floor_seconds"])
+            stackfloor.PHONES, stackfloor.RATE, shape["stack_floor_seconds"])
     results["phases"] = [s.to_json() for s in bench.phases]
     results["ceiling_steps"] = [s.to_json() for s in bench.ceiling_steps]
     results["floors"] = bench.floors
