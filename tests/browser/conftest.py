@@ -100,10 +100,24 @@ def wait_until(page, expression: str, timeout_ms: int = 5_000) -> None:
 
 def console_errors(page) -> list[str]:
     """The errors a page reports from now on, across its navigations: console errors (a
-    Content-Security-Policy refusal among them) and uncaught script errors."""
+    Content-Security-Policy refusal among them) and uncaught script errors.
+
+    A move cancels the request on its way for the panel (hx-sync="#live:replace"), its own
+    earlier tap's included, and htmx logs any cancelled request as two console errors,
+    "htmx:afterRequest" then "htmx:sendAbort": that pair is the design, not an error."""
     errors: list[str] = []
-    page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
-            if message.type == "error" else None)
+
+    def on_console(message) -> None:
+        if message.type != "error":
+            return
+        entry = f"{page.url}: {message.text}"
+        cancelled = entry.replace("htmx:sendAbort", "htmx:afterRequest", 1)
+        if message.text.startswith("htmx:sendAbort") and errors and errors[-1] == cancelled:
+            errors.pop()
+            return
+        errors.append(entry)
+
+    page.on("console", on_console)
     page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
     return errors
 

@@ -12,7 +12,7 @@ import threading
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LAN_NAME, screenshot
+from tests.browser.conftest import LAN_NAME, console_errors, screenshot
 from companion.extensions import db
 from tests.conftest import Api, LiveServer, Seated, make_app
 
@@ -266,6 +266,30 @@ def test_an_older_panel_never_replaces_a_newer_one(live_server, new_phone):
     }""", shown)
     assert kept == [[False, False], [False, True], [True, True]]
 
+
+
+def test_a_double_tap_makes_the_move_once_and_shows_no_error(live_server, new_phone):
+    """A second tap before the first one's answer cancels the first request (a move waits
+    for nothing) and carries the same action id: the move is made once, the phone goes on,
+    and the page reports no error for the request it cancelled on purpose."""
+    api = Api(live_server.local_url)
+    table = api.table()
+    ann = seat_phone(new_phone, live_server.url, table, "Ann")
+    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
+    ann.get_by_role("group", name="Choose a set to play").get_by_role("button").first.click()
+    confirm = ann.get_by_role("button", name="Confirm")
+    expect(confirm).to_be_visible()
+    made = len(log_lines(api, table, "Ann"))
+    errors = console_errors(ann)
+    posts = []
+    ann.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    ann.evaluate("window.cancelled = 0; "
+                 "document.addEventListener('htmx:sendAbort', () => window.cancelled++)")
+    confirm.evaluate("(button) => { button.click(); button.click(); }")
+    expect(ann.get_by_role("button", name=re.compile("From the deck"))).to_be_visible(timeout=SOON)
+    assert len(posts) == 2 and ann.evaluate("window.cancelled") == 1, posts
+    assert len(log_lines(api, table, "Ann")) == made + 1
+    assert errors == []
 
 # -- 2. a player without a phone -----------------------------------------------------
 
