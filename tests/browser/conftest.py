@@ -102,8 +102,8 @@ def console_errors(page) -> list[str]:
     """The errors a page reports from now on, across its navigations: console errors (a
     Content-Security-Policy refusal among them) and uncaught script errors.
 
-    A move cancels the request on its way for the panel (hx-sync="#live:replace"), its own
-    earlier tap's included, and htmx logs any cancelled request as two console errors,
+    A move cancels any request for the panel still on its way (hx-sync="#live:replace"),
+    an earlier move's included, and htmx logs a cancelled request as two console errors,
     "htmx:afterRequest" then "htmx:sendAbort": that pair is the design, not an error."""
     errors: list[str] = []
 

@@ -267,7 +267,6 @@ def test_an_older_panel_never_replaces_a_newer_one(live_server, new_phone):
     assert kept == [[False, False], [False, True], [True, True]]
 
 
-
 def test_a_double_tap_makes_the_move_once_and_shows_no_error(live_server, new_phone):
     """A second tap before the first one's answer cancels the first request (a move waits
     for nothing) and carries the same action id: the move is made once, the phone goes on,
@@ -290,6 +289,7 @@ def test_a_double_tap_makes_the_move_once_and_shows_no_error(live_server, new_ph
     assert len(posts) == 2 and ann.evaluate("window.cancelled") == 1, posts
     assert len(log_lines(api, table, "Ann")) == made + 1
     assert errors == []
+
 
 # -- 2. a player without a phone -----------------------------------------------------
 
