@@ -160,11 +160,11 @@ def _listen(dsn: str) -> None:
             time.sleep(1)
 
 
-def notifies(dialect: str) -> bool:
-    """Whether a change is told to other processes in its writing transaction (PostgreSQL
-    delivers a NOTIFY on commit); not on SQLite, whose one server process wakes its own
-    streams."""
-    return dialect == "postgresql"
+def notice(dialect: str, code: str, version: int) -> tuple[str, str] | None:
+    """The channel and payload that tell other processes of a change, sent in its
+    writing transaction (PostgreSQL delivers a NOTIFY on commit); None on SQLite, whose
+    one server process wakes its own streams."""
+    return (CHANNEL, f"{code}:{version}") if dialect == "postgresql" else None
 
 
 def sse(event: str, data: dict) -> str:

@@ -3,6 +3,7 @@ replayed, the chart of the scores over the game, and the past games of this serv
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import Any
@@ -11,17 +12,16 @@ from markupsafe import Markup
 
 from sqlalchemy.orm import selectinload, undefer
 
-from . import snapshots
+from . import store
 from .chart import line_chart
 from .errors import bad_request, conflict
 from .extensions import db
 from .games import GAMES
 from .games.engine import IllegalAction
-from .games.replay import replay
+from .games.replay import in_effect, replay, seat_order
 from .models import Event, Table
 from .snapshots import Snapshot
 from .table.moves import replay_table
-from .table.read import effective_events, seat_order
 
 RECORD_FORMAT = "companion-record/1"
 
@@ -31,8 +31,7 @@ def record(table: Snapshot) -> dict:
     if table.status != "finished":
         raise conflict("The record is available when the game is over "
                        "(it holds the seed, which would give away the shuffles).")
-    events = db.session.execute(db.select(Event).where(Event.table_id == table.id)
-                                .order_by(Event.seq)).scalars()
+    events = store.events(table.id)
     return {
         "format": RECORD_FORMAT, "game": table.game, "code": table.code,
         "options": table.options, "seed": table.seed,
@@ -52,21 +51,12 @@ def replay_record(data: Any) -> tuple[dict, Any]:
     if engine is None:
         raise bad_request("That record is of a game this server does not have.")
     try:
-        actions = [(entry["player"], entry["action"]) for entry in _effective(data["log"])]
+        log = [SimpleNamespace(**entry) for entry in data["log"]]
+        actions = [(entry.player, entry.action) for entry in in_effect(log)]
         state = replay(engine, data["order"], data["options"], data["seed"], actions)
-    except (KeyError, TypeError, ValueError, IllegalAction) as exc:
+    except (AttributeError, KeyError, TypeError, ValueError, IllegalAction) as exc:
         raise bad_request(f"That record does not replay: {exc}") from None
     return state, engine.result(state)
-
-
-def _effective(log: list[dict]) -> list[dict]:
-    stack: list[dict] = []
-    for entry in log:
-        if entry["kind"] == "undo":
-            stack.pop()
-        elif entry["kind"] == "action":
-            stack.append(entry)
-    return stack
 
 
 def score_series(table: Snapshot) -> dict[int, list[int]]:
@@ -78,7 +68,7 @@ def score_series(table: Snapshot) -> dict[int, list[int]]:
         for player, score in engine.scores(state).items():
             series[player].append(score)
 
-    replay_table(table, effective_events(table), sample)
+    replay_table(table, store.actions_in_effect(table.id), sample)
     return dict(series)
 
 
@@ -90,7 +80,7 @@ def score_chart(table: Snapshot) -> Markup:
 
 @lru_cache(maxsize=64)
 def _chart(database: str, table_id: int, version: int) -> Markup:
-    seen = snapshots.at_least(table_id, version)
+    seen = store.at_least(table_id, version)
     label = GAMES[seen.game].result(seen.state).score_label
     return line_chart(score_series(seen), {p.id: p.name for p in seen.players}, label)
 
@@ -161,13 +151,16 @@ def _entries(query, action_type: str, field: str) -> tuple[dict[str, dict],
     """The entries of `field` in the actions of `action_type` the query reads that are in
     effect (in the order read), and per table how many times each was made."""
     rows = db.session.execute(query).all()
-    taken_back = {(row.table_id, row.undoes) for row in rows if row.kind == "undo"}
+    by_table: dict[int, list] = defaultdict(list)
+    for row in rows:
+        by_table[row.table_id].append(row)
+    kept = {(row.table_id, row.seq) for logged in by_table.values() for row in in_effect(logged)}
     entries: dict[str, dict] = {}
     counts: dict[int, Counter[str]] = defaultdict(Counter)
     for row in rows:
         action = row.action
         entry = action.get(field) if isinstance(action, dict) else None
-        if (row.kind != "action" or (row.table_id, row.seq) in taken_back
+        if ((row.table_id, row.seq) not in kept
                 or not isinstance(entry, dict) or action.get("type") != action_type):
             continue
         key = json.dumps(entry, sort_keys=True)

@@ -30,7 +30,7 @@ from sqlalchemy import func, text
 from .extensions import db
 from .games import GAMES
 from .games.engine import Note
-from .games.replay import replay
+from .games.replay import in_effect, replay, seat_order
 from .models import Event, Player, Table
 
 FORMAT = "companion-export"
@@ -190,26 +190,19 @@ def replayed_state(record: TableRecord) -> dict | None:
         return None
     if record.seed is None or record.state is None:
         raise ImportRefused(f"Table {code}: a started table needs its seed and state.")
-    in_effect = _in_effect(record)
+    effective = in_effect(sorted(record.events, key=lambda e: e.seq))
     seats = [p.id for p in sorted(record.players, key=lambda p: p.seat)]
-    start = seats.index(record.first_player) if record.first_player in seats else 0
     try:
-        state = replay(engine, seats[start:] + seats[:start], record.options, record.seed,
-                       [(e.actor, e.action) for e in in_effect])
+        state = replay(engine, seat_order(seats, record.first_player), record.options,
+                       record.seed, [(e.actor, e.action) for e in effective])
         finished = engine.result(state) is not None
     except Exception as exc:
         raise ImportRefused(f"Table {code}: its log does not replay through the rules "
                             f"of {engine.title}: {exc}") from None
-    if record.moves != len(in_effect) or finished != (record.status == "finished"):
+    if record.moves != len(effective) or finished != (record.status == "finished"):
         raise ImportRefused(f"Table {code}: replaying its log does not give the state stored "
                             "with it; the file was changed or damaged.")
     return json.loads(json.dumps(state))
-
-
-def _in_effect(record: TableRecord) -> list[EventRecord]:
-    taken_back = {e.undoes for e in record.events if e.kind == "undo"}
-    return [e for e in sorted(record.events, key=lambda e: e.seq)
-            if e.kind == "action" and e.seq not in taken_back]
 
 
 def check_replay(record: TableRecord) -> None:

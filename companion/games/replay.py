@@ -1,15 +1,34 @@
 """A game is the replay of its log: the one way to rebuild a state from a table's seed and
-its actions in effect, used by undo, a record's replay and the score chart.
+its actions in effect, used by undo, a record's replay, an import and the score chart;
+and the two things every replay needs, the order of play and the actions in effect.
 
 Pure like the engines: no Flask, no database.
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from .engine import Game, State
+
+
+Logged = TypeVar("Logged")
+
+
+def seat_order(player_ids: Sequence[int], first_player: int | None) -> list[int]:
+    """Player ids clockwise (in seat order), starting with the one who goes first."""
+    ids = list(player_ids)
+    start = ids.index(first_player) if first_player in ids else 0
+    return ids[start:] + ids[:start]
+
+
+def in_effect(log: Iterable[Logged]) -> list[Logged]:
+    """The actions of a log (its events oldest first, each with `seq`, `kind` and, for
+    an undo, the seq it `undoes`) that no undo took back, oldest first."""
+    log = list(log)
+    taken_back = {event.undoes for event in log if event.kind == "undo"}
+    return [event for event in log if event.kind == "action" and event.seq not in taken_back]
 
 
 def setup_rng(seed: int) -> random.Random:

@@ -17,20 +17,18 @@ import orjson
 from flask import current_app
 from pydantic import ValidationError
 
-from .. import driver_sql, snapshots
+from .. import store
 from ..auth import Viewer
 from ..errors import CompanionError, bad_request, conflict, forbidden, illegal
-from ..extensions import db
 from ..games import GAMES, Game
 from ..games.engine import IllegalAction
-from ..games.replay import action_rng, replay, setup_rng
-from ..models import Event, Table, utcnow
-from ..snapshots import UNDO_TAIL, Entry, Snapshot
+from ..games.replay import action_rng, replay, seat_order, setup_rng
+from ..models import utcnow
+from ..snapshots import UNDO_TAIL, Snapshot
+from ..store import Change
 from .checks import read_envelope, validation_message
-from .read import (effective_events, fill_names, latest, names_of, seat_order, seated,
-                   summary, view)
-from .seating import player_at, require_host, require_lobby
-from .write import WRITE_RETRIES, busy, change, claim, done, writing
+from .read import fill_names, names_of, seated, summary, view
+from .seating import require_host, require_lobby
 
 SEED_MAX = 2**63 - 1
 UNDO_AT_ONCE = UNDO_TAIL
@@ -67,37 +65,38 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
         raise bad_request("first_player is a player id.")
     seed = secrets.randbelow(SEED_MAX) if seed is None else seed
 
-    def begin(row: Table) -> dict:
-        require_lobby(row)
-        count = len(row.players)
+    def begin(before: Snapshot) -> Change:
+        require_lobby(before)
+        count = len(before.players)
         if not engine.min_players <= count <= engine.max_players:
             raise conflict(f"{engine.title} needs {engine.min_players} to "
                            f"{engine.max_players} players; {count} joined.")
-        first = first_player if first_player is not None else row.first_player
+        first = first_player if first_player is not None else before.first_player
         if first is not None:
-            player_at(row, first)
+            seated(before, first)
         try:
-            options = engine.options_for(row.options, count)
+            options = engine.options_for(before.options, count)
         except ValidationError as exc:
             raise bad_request(validation_message(exc)) from None
-        order = seat_order([p.id for p in row.players], first)
+        order = seat_order([p.id for p in before.players], first)
         try:
             state = engine.setup(order, options, setup_rng(seed))
         except IllegalAction as exc:
             raise refused(exc) from None
-        return {"status": "playing", "seed": seed, "first_player": order[0],
-                "options": options.model_dump(mode="json"), "state": state, "moves": 0}
+        return Change(row={"status": "playing", "seed": seed, "first_player": order[0],
+                           "options": options.model_dump(mode="json"), "state": state,
+                           "moves": 0})
 
-    return change(table, begin)
+    return store.write(table, begin).table
 
 
-def replay_table(table: Snapshot, events: list[Event],
+def replay_table(table: Snapshot, actions: list,
                  after_each: Callable[[dict], None] | None = None) -> dict:
-    """The state from setup through `events` (the log's actions in effect); `after_each`
-    sees the state after setup and after each of them."""
+    """The state from setup through `actions` (the log's actions in effect, each with
+    its `actor` and `action`); `after_each` sees the state after setup and after each."""
     return replay(GAMES[table.game],
                   seat_order([p.id for p in table.players], table.first_player),
-                  table.options, table.seed, [(event.actor, event.action) for event in events],
+                  table.options, table.seed, [(event.actor, event.action) for event in actions],
                   after_each)
 
 
@@ -157,69 +156,39 @@ def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,
 
 def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
     """Apply one action for this viewer, to the table as the request found it: should
-    another writer have moved it on since, the conditional update finds out, and the
-    action is tried again on the table as it is then (or refused as stale)."""
+    another writer have moved it on since, the action is tried again on the table as it
+    is then, or refused as stale when it named the version it was made on."""
     engine = GAMES[table.game]
     envelope, fields = read_envelope(data)
     action = parse_action(engine, fields)
     actor = _actor(table, viewer, engine, action.type, envelope.as_)
-    before = table
-    for attempt in range(WRITE_RETRIES):
-        if attempt:
-            before = latest(table)
-        current = envelope.version is None or envelope.version == before.version
-        sent = move = None
-        with writing():
-            with driver_sql.transaction():
-                # Looked up after the state was read: an action that made it is found here.
-                if envelope.action_id:
-                    sent = driver_sql.sent_action(before.id, viewer.actor_key,
-                                                  envelope.action_id)
-                if sent is None and current and before.status == "playing":
-                    move = _apply(before, viewer, actor, action, envelope.action_id)
-            if move is not None:
-                done(before.code, move.version, move.table)
-                return move
-        if sent is not None:  # sent again: answered with the table as it is now
-            return Move(*sent, latest(table))
+
+    def apply(before: Snapshot) -> Change:
         # A version that is not current is stale, whatever the table became since (even
         # over): the caller gets the fresh view of the contract's 409.
-        if not current:
-            raise stale(latest(table), viewer)
+        if envelope.version is not None and envelope.version != before.version:
+            raise stale(before, viewer)
         if before.status != "playing":
             raise illegal("The game has not started yet."
                           if before.status == "lobby" else "The game is over.")
-        if envelope.version is not None and not envelope.action_id:
-            raise stale(latest(table), viewer)
-    raise busy()
+        state = copied(before.state)
+        try:
+            notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))
+        except IllegalAction as exc:
+            raise refused(exc) from None
+        finished = engine.result(state) is not None
+        return Change(
+            row={"state": state, "moves": before.moves + 1,
+                 "status": "finished" if finished else "playing",
+                 "finished_at": utcnow() if finished else None},
+            events=[{"kind": "action", "actor": actor, "actor_key": viewer.actor_key,
+                     "action": action.model_dump(mode="json"),
+                     "notes": [n.to_json() for n in notes],
+                     "reveal": any(n.reveal for n in notes),
+                     "action_id": envelope.action_id}])
 
-
-def _apply(before: Snapshot, viewer: Viewer, actor: int | None, action,
-           action_id: str | None) -> Move | None:
-    """Apply the action to the state of `before` and write it as the next version, in
-    the move's transaction; None when another writer got there first."""
-    engine = GAMES[before.game]
-    state = copied(before.state)
-    try:
-        notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))
-    except IllegalAction as exc:
-        raise refused(exc) from None
-    finished = engine.result(state) is not None
-    status = "finished" if finished else "playing"
-    finished_at = utcnow() if finished else None
-    new_version = claim(before.id, before.code, before.version, state=state,
-                        moves=before.moves + 1, status=status, finished_at=finished_at)
-    if new_version is None:
-        return None
-    entry = Entry(seq=before.last_seq + 1, kind="action", actor=actor,
-                  notes=[n.to_json() for n in notes], at=utcnow())
-    reveal = any(n.reveal for n in notes)
-    driver_sql.insert_event(dict(
-        table_id=before.id, seq=entry.seq, kind="action", actor=actor,
-        actor_key=viewer.actor_key, action=action.model_dump(mode="json"), notes=entry.notes,
-        reveal=reveal, undoes=None, action_id=action_id, version=new_version, at=entry.at))
-    after = before.after_action(new_version, state, status, finished_at, entry, reveal)
-    return Move(new_version, entry.seq, entry.notes, after)
+    written = store.write(table, apply, envelope.action_id, viewer.actor_key)
+    return Move(written.version, written.seq, written.notes, written.table)
 
 
 def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
@@ -261,12 +230,11 @@ def _may_undo(status: str, in_effect: list, viewer: Viewer) -> list:
     return found
 
 
-def undoable(table: Snapshot, viewer: Viewer) -> list[Event]:
+def undoable(table: Snapshot, viewer: Viewer) -> list:
     """The log's actions this viewer could undo, newest first."""
-    if table.status != "playing":
+    if not can_undo(table, viewer):
         return []
-    return _may_undo(table.status, effective_events(
-        table, UNDO_AT_ONCE if viewer.is_host else 1), viewer)
+    return _may_undo(table.status, store.actions_in_effect(table.id), viewer)
 
 
 def can_undo(table: Snapshot, viewer: Viewer) -> bool:
@@ -280,35 +248,26 @@ def undo(table: Snapshot, viewer: Viewer, steps: Any = 1) -> Snapshot:
         raise bad_request("steps is a whole number from 1.")
     if steps > 1 and not viewer.is_host:
         raise forbidden("Only the host can undo several moves at once.")
-    for _ in range(WRITE_RETRIES):
-        with writing():
-            before = latest(table)
-            if before.status == "lobby":
-                raise conflict("The game has not started yet.")
-            effective = effective_events(before)
-            if not effective:
-                raise illegal("There is nothing to undo.")
-            last = effective[-1]
-            if not viewer.is_host and (viewer.player_id is None or viewer.player_id != last.actor):
-                raise forbidden("Only the host or the player who made the last move can undo it.")
-            if steps > len(effective):
-                raise illegal(f"There are only {len(effective)} moves to undo.")
-            taken = effective[len(effective) - steps:]
-            if any(event.reveal for event in taken):
-                raise illegal("That would take back a move that revealed something secret, "
-                              "and undo never goes back past a reveal.")
-            state = replay_table(before, effective[:-steps])
-            new_version = claim(before.id, before.code, before.version, state=state,
-                                moves=before.moves - steps, status="playing",
-                                finished_at=None)
-            if new_version is not None:
-                for offset, event in enumerate(reversed(taken), start=1):
-                    db.session.add(Event(table_id=before.id, seq=before.last_seq + offset, kind="undo",
-                                         actor=viewer.player_id, actor_key=viewer.actor_key,
-                                         action=None, notes=[], undoes=event.seq,
-                                         version=new_version))
-                db.session.commit()
-                done(before.code, new_version)
-                return snapshots.at_least(before.id, new_version)
-        db.session.rollback()
-    raise busy()
+
+    def take_back(before: Snapshot) -> Change:
+        if before.status == "lobby":
+            raise conflict("The game has not started yet.")
+        effective = store.actions_in_effect(before.id)
+        if not effective:
+            raise illegal("There is nothing to undo.")
+        last = effective[-1]
+        if not viewer.is_host and (viewer.player_id is None or viewer.player_id != last.actor):
+            raise forbidden("Only the host or the player who made the last move can undo it.")
+        if steps > len(effective):
+            raise illegal(f"There are only {len(effective)} moves to undo.")
+        taken = effective[len(effective) - steps:]
+        if any(event.reveal for event in taken):
+            raise illegal("That would take back a move that revealed something secret, "
+                          "and undo never goes back past a reveal.")
+        return Change(
+            row={"state": replay_table(before, effective[:-steps]),
+                 "moves": before.moves - steps, "status": "playing", "finished_at": None},
+            events=[{"kind": "undo", "actor": viewer.player_id, "actor_key": viewer.actor_key,
+                     "undoes": event.seq} for event in reversed(taken)])
+
+    return store.write(table, take_back).table

@@ -7,17 +7,14 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from .. import driver_sql, snapshots
+from .. import snapshots, store
 from ..auth import Viewer
 from ..errors import not_found
-from ..extensions import db
 from ..games import GAMES
 from ..games.engine import NAME_PLACEHOLDER, Note
 from ..jsontext import to_json
-from ..models import Event
 from ..snapshots import Seat, Snapshot
-
-CODE_LENGTH = 4
+from ..store.loading import log_entries
 
 
 def normalise_code(code: str) -> str:
@@ -27,18 +24,10 @@ def normalise_code(code: str) -> str:
 def find(code: str) -> Snapshot:
     """The table at its current version: one small query, the rest from this process's
     memory when it knows that version."""
-    code = normalise_code(code)
-    if not re.fullmatch(f"[A-Z]{{{CODE_LENGTH}}}", code):
-        raise not_found()
-    found = driver_sql.table_by_code(code)
+    found = store.find_version(normalise_code(code))
     if found is None:
         raise not_found()
-    return snapshots.at_least(*found)
-
-
-def latest(table: Snapshot) -> Snapshot:
-    """The table at its current version, which another writer may have moved on."""
-    return snapshots.at_least(table.id, driver_sql.table_version(table.id))
+    return store.at_least(*found)
 
 
 NO_SUCH_PLAYER = "There is no such player at this table."
@@ -54,8 +43,6 @@ def seated(table: Snapshot, player_id: Any) -> Seat:
 
 def names_of(table: Snapshot) -> dict[int, str]:
     return table.memo("names", lambda: {p.id: p.name for p in table.players})
-
-
 
 
 def fill_names(text: str, names: dict[int, str], html: bool = False) -> str:
@@ -134,24 +121,6 @@ def _shared_view(table: Snapshot) -> dict:
     return shared
 
 
-def seat_order(player_ids: list[int], first_player: int | None) -> list[int]:
-    """Player ids clockwise (from the seat order), starting with the one who goes first."""
-    start = player_ids.index(first_player) if first_player in player_ids else 0
-    return player_ids[start:] + player_ids[:start]
-
-
-def effective_events(table: Snapshot, newest: int | None = None) -> list[Event]:
-    """The actions in effect now, oldest first: every action no undo took back (an undo
-    always takes back the newest action in effect). With `newest`, only that many, the
-    newest."""
-    query = db.select(Event).where(Event.table_id == table.id, Event.kind == "action",
-                                   Event.seq.not_in(snapshots.taken_back(table.id)))
-    if newest is None:
-        return list(db.session.execute(query.order_by(Event.seq)).scalars())
-    found = db.session.execute(query.order_by(Event.seq.desc()).limit(newest)).scalars()
-    return list(reversed(found.all()))
-
-
 def summary(notes: list[dict], viewer: Viewer) -> str:
     return " ".join(Note.from_json(n).for_viewer(viewer.player_id) for n in notes)
 
@@ -167,13 +136,11 @@ def log(table: Snapshot, viewer: Viewer, limit: int | None = None,
         lines = table.memo(("log", limit, html, reader),
                            lambda: _lines(table, found, Viewer(player_id=reader), html))
     else:
-        query = db.select(Event).where(Event.table_id == table.id)
-        if limit:
-            events = list(reversed(db.session.execute(
-                query.order_by(Event.seq.desc()).limit(limit)).scalars().all()))
-        else:
-            events = db.session.execute(query.order_by(Event.seq)).scalars().all()
-        lines = _lines(table, snapshots.entries(events, table.id), viewer, html)
+        events = [event for event in store.events(table.id) if event.version <= table.version]
+        undone = {event.undoes for event in events if event.kind == "undo"}
+        shown = events[-limit:] if limit else events
+        lines = _lines(table, log_entries(shown, undone, {e.seq: e.notes for e in events}),
+                       viewer, html)
     return lines[::-1] if newest_first else list(lines)
 
 

@@ -8,20 +8,20 @@ from datetime import timedelta
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import func
 
+from .. import store
 from ..auth import Viewer, hash_rejoin_code, hash_token, new_token
 from ..errors import bad_request, conflict, forbidden, not_found
 from ..extensions import db
 from ..games import GAMES, Game
 from ..games.engine import Note
-from ..models import Event, Player, SavedDefaults, Table, utcnow
+from ..models import SavedDefaults, utcnow
 from ..snapshots import Seat, Snapshot
+from ..store import Change, NewTable
+from ..store.reads import CODE_LETTERS
 from .checks import validation_message
-from .read import CODE_LENGTH, NO_SUCH_PLAYER, find, seated
-from .write import WRITE_RETRIES, change
+from .read import find, seated
 
-CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
 NAME_MAX = 24
 # A rejoin code to type: 20^8 codes, good once for a few minutes, and a wrong one counts
 # against the address's failed look-ups (extensions.LOOKUP_MISSES).
@@ -29,13 +29,6 @@ REJOIN_CODE_LENGTH = 8
 REJOIN_CODE_MINUTES = 15
 NO_SUCH_REJOIN_CODE = ("That rejoin code is not right, or it is no longer valid: check it on "
                        "the host screen, or ask the host for a new one.")
-
-
-def new_code() -> str:
-    while True:
-        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-        if db.session.execute(db.select(Table.id).where(Table.code == code)).first() is None:
-            return code
 
 
 def validate_options(engine: Game, options: Any) -> dict:
@@ -76,17 +69,9 @@ def create_table(game_id: Any, options: Any) -> tuple[str, str]:
         options = {**saved_defaults(engine), **options}
     chosen = validate_options(engine, options)
     token = new_token()
-    for _ in range(WRITE_RETRIES):
-        code = new_code()
-        db.session.add(Table(code=code, game=engine.id, options=chosen,
-                             host_token_hash=hash_token(token), status="lobby", version=0))
-        try:
-            db.session.commit()
-        except Exception:  # a code taken by a concurrent creation: draw another
-            db.session.rollback()
-            continue
-        return code, token
-    raise conflict("Could not find a free room code; please try again.")
+    code = store.create_table({"game": engine.id, "options": chosen,
+                               "host_token_hash": hash_token(token)})
+    return code, token
 
 
 def clean_name(name: Any) -> str:
@@ -102,8 +87,8 @@ def clean_name(name: Any) -> str:
     return name
 
 
-def require_lobby(row: Table) -> None:
-    if row.status != "lobby":
+def require_lobby(table: Snapshot) -> None:
+    if table.status != "lobby":
         raise conflict("The game has already started: the lobby is closed.")
 
 
@@ -112,69 +97,58 @@ def require_host(viewer: Viewer) -> None:
         raise forbidden("Only the host can do that.")
 
 
-def player_at(row: Table, player_id: Any) -> Player:
-    """The player of this id at the table's row, to change."""
-    player = next((p for p in row.players
-                   if isinstance(player_id, int) and p.id == player_id), None)
-    if player is None:
-        raise not_found(NO_SUCH_PLAYER)
-    return player
-
-
 def join(table: Snapshot, name: Any, local: bool = False) -> tuple[Seat, str]:
     """Seat a player in the lobby; a local player has no phone and the host acts for
     them (their token is never handed out)."""
     name = clean_name(name)
     engine = GAMES[table.game]
     token = new_token()
-    joined: dict[str, Seat] = {}
 
-    def seat(row: Table) -> dict:
-        require_lobby(row)
-        if len(row.players) >= engine.max_players:
+    def seat(before: Snapshot) -> Change:
+        require_lobby(before)
+        if len(before.players) >= engine.max_players:
             raise conflict(f"The table is full: {engine.title} takes at most "
                            f"{engine.max_players} players.")
-        if any(p.name_key == name.casefold() for p in row.players):
+        if any(p.name_key == name.casefold() for p in before.players):
             raise conflict(f"Someone at this table is already called {name}.")
-        player = Player(table_id=row.id, seat=len(row.players), name=name,
-                        name_key=name.casefold(), token_hash=hash_token(token), local=local)
-        db.session.add(player)
-        db.session.flush()
-        joined["seat"] = Seat.of(player)
-        return {}
+        return Change(add_seats=[{"seat": len(before.players), "name": name,
+                                  "name_key": name.casefold(), "local": local,
+                                  "token_hash": hash_token(token)}])
 
-    change(table, seat)
-    return joined["seat"], token
+    after = store.write(table, seat).table
+    return next(p for p in after.players if p.name_key == name.casefold()), token
+
+
+def _reseated(order: list[int]) -> dict[int, dict]:
+    return {player_id: {"seat": seat} for seat, player_id in enumerate(order)}
 
 
 def remove_player(table: Snapshot, viewer: Viewer, player_id: int) -> Snapshot:
     require_host(viewer)
 
-    def remove(row: Table) -> dict:
-        require_lobby(row)
-        player = player_at(row, player_id)
-        db.session.delete(player)
-        for seat, other in enumerate(p for p in row.players if p.id != player.id):
-            other.seat = seat
-        return {"first_player": None if row.first_player == player_id else row.first_player}
+    def remove(before: Snapshot) -> Change:
+        require_lobby(before)
+        player = seated(before, player_id)
+        return Change(row={"first_player": None if before.first_player == player.id
+                           else before.first_player},
+                      remove_seats=[player.id],
+                      edit_seats=_reseated([p.id for p in before.players if p.id != player.id]))
 
-    return change(table, remove)
+    return store.write(table, remove).table
 
 
 def reorder(table: Snapshot, viewer: Viewer, order: Any) -> Snapshot:
     require_host(viewer)
 
-    def seat_again(row: Table) -> dict:
-        require_lobby(row)
-        ids = [p.id for p in row.players]
-        if not isinstance(order, list) or sorted(order) != sorted(ids):
+    def seat_again(before: Snapshot) -> Change:
+        require_lobby(before)
+        ids = [p.id for p in before.players]
+        if (not isinstance(order, list) or not all(isinstance(p, int) for p in order)
+                or sorted(order) != sorted(ids)):
             raise bad_request("The new order must list every seated player once.")
-        by_id = {p.id: p for p in row.players}
-        for seat, player_id in enumerate(order):
-            by_id[player_id].seat = seat
-        return {}
+        return Change(edit_seats=_reseated(order))
 
-    return change(table, seat_again)
+    return store.write(table, seat_again).table
 
 
 def move_seat(table: Snapshot, viewer: Viewer, player_id: int, step: int) -> Snapshot:
@@ -190,11 +164,11 @@ def move_seat(table: Snapshot, viewer: Viewer, player_id: int, step: int) -> Sna
 def choose_first(table: Snapshot, viewer: Viewer, player_id: int) -> Snapshot:
     require_host(viewer)
 
-    def choose(row: Table) -> dict:
-        require_lobby(row)
-        return {"first_player": player_at(row, player_id).id}
+    def choose(before: Snapshot) -> Change:
+        require_lobby(before)
+        return Change(row={"first_player": seated(before, player_id).id})
 
-    return change(table, choose)
+    return store.write(table, choose).table
 
 
 def rejoin(table: Snapshot, viewer: Viewer, player_id: int,
@@ -208,25 +182,20 @@ def rejoin(table: Snapshot, viewer: Viewer, player_id: int,
     token = new_token()
     code = new_rejoin_code() if code_to_type else None
 
-    def replace(row: Table) -> dict:
-        player = player_at(row, player_id)
-        player.token_hash = hash_token(token)
-        player.rejoin_code_hash = hash_rejoin_code(row.code, code) if code else None
-        player.rejoin_code_until = (utcnow() + timedelta(minutes=REJOIN_CODE_MINUTES)
-                                    if code else None)
-        return {}
+    def replace(before: Snapshot) -> Change:
+        player = seated(before, player_id)
+        line = Note(f"The host gave {{name:{player.id}}}'s seat to a new phone"
+                    + ("." if player.local else "; the old phone is signed out."))
+        return Change(
+            edit_seats={player.id: {
+                "token_hash": hash_token(token),
+                "rejoin_code_hash": hash_rejoin_code(before.code, code) if code else None,
+                "rejoin_code_until": (utcnow() + timedelta(minutes=REJOIN_CODE_MINUTES)
+                                      if code else None)}},
+            events=[{"kind": "rejoin", "actor": None, "actor_key": viewer.actor_key,
+                     "notes": [line.to_json()]}])
 
-    def tell_the_table(row: Table, new_version: int) -> None:
-        had_a_phone = not player_at(row, player_id).local
-        line = Note(f"The host gave {{name:{player_id}}}'s seat to a new phone"
-                    + ("; the old phone is signed out." if had_a_phone else "."))
-        last = db.session.execute(
-            db.select(func.max(Event.seq)).where(Event.table_id == row.id)).scalar()
-        db.session.add(Event(table_id=row.id, seq=(last or 0) + 1, kind="rejoin",
-                             actor=None, actor_key=viewer.actor_key, action=None,
-                             notes=[line.to_json()], version=new_version))
-
-    change(table, replace, tell_the_table)
+    store.write(table, replace)
     return token, code
 
 
@@ -253,34 +222,30 @@ def take_seat_by_code(table: Snapshot, typed: Any) -> str:
     wanted = hash_rejoin_code(table.code, code)
     token = new_token()
 
-    def give_seat(row: Table) -> dict:
-        player = next((p for p in row.players if p.rejoin_code_hash
+    def give_seat(before: Snapshot) -> Change:
+        player = next((p for p in before.players if p.rejoin_code_hash
                        and hmac.compare_digest(p.rejoin_code_hash, wanted)), None)
         if player is None or player.rejoin_code_until < utcnow():
             raise not_found(NO_SUCH_REJOIN_CODE)
-        player.token_hash = hash_token(token)
-        player.rejoin_code_hash = player.rejoin_code_until = None
-        return {}
+        return Change(edit_seats={player.id: {"token_hash": hash_token(token),
+                                              "rejoin_code_hash": None,
+                                              "rejoin_code_until": None}})
 
-    change(table, give_seat)
+    store.write(table, give_seat)
     return token
 
 
 def rejoin_qr_used(table: Snapshot, viewer: Viewer) -> None:
     """The seat was taken with its rejoin QR: the code to type for it stops working."""
-    pending = db.session.execute(db.select(Player.id).where(
-        Player.id == viewer.player_id, Player.token_hash == viewer.token_hash,
-        Player.rejoin_code_hash.is_not(None))).first()
-    if pending is None:
-        return
+    def forget_code(before: Snapshot) -> Change | None:
+        player = before.seat(viewer.player_id)
+        if (player is None or player.token_hash != viewer.token_hash
+                or player.rejoin_code_hash is None):
+            return None
+        return Change(edit_seats={player.id: {"rejoin_code_hash": None,
+                                              "rejoin_code_until": None}})
 
-    def forget_code(row: Table) -> dict:
-        player = player_at(row, viewer.player_id)
-        if player.token_hash == viewer.token_hash:
-            player.rejoin_code_hash = player.rejoin_code_until = None
-        return {}
-
-    change(table, forget_code)
+    store.write(table, forget_code)
 
 
 def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
@@ -292,20 +257,24 @@ def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
         raise conflict("The game is not over yet.")
     token = new_token()
     if table.next_code:  # asked again: the host device gets a fresh key to the new table
-        change(find(table.next_code), lambda again: {"host_token_hash": hash_token(token)})
+        store.write(find(table.next_code),
+                    lambda again: Change(row={"host_token_hash": hash_token(token)}))
         return table.next_code, token
-    code = new_code()
-    again = Table(code=code, game=table.game,
-                  options=validate_options(GAMES[table.game], table.options),
-                  host_token_hash=hash_token(token), status="lobby", version=0)
-    db.session.add(again)
-    db.session.flush()
-    for player in table.players:
-        db.session.add(Player(table_id=again.id, seat=player.seat, name=player.name,
-                              name_key=player.name_key, local=player.local,
-                              token_hash=hash_token(new_token())))
-    change(table, lambda row: {"next_code": code})
-    return code, token
+    options = validate_options(GAMES[table.game], table.options)
+    codes: list[str] = []
+
+    def move_on(before: Snapshot) -> Change:
+        if before.next_code:
+            raise conflict("The next game was started already: open it from this screen.")
+        codes.append(store.free_code())
+        return Change(row={"next_code": codes[-1]}, new_table=NewTable(
+            {"code": codes[-1], "game": table.game, "options": options,
+             "host_token_hash": hash_token(token), "status": "lobby", "version": 0},
+            [{"seat": p.seat, "name": p.name, "name_key": p.name_key, "local": p.local,
+              "token_hash": hash_token(new_token())} for p in before.players]))
+
+    store.write(table, move_on)
+    return codes[-1], token
 
 
 def follow(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
@@ -319,10 +288,5 @@ def follow(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
     if seat is None:
         raise not_found("Your seat is not at the new table: join it with its code.")
     token = new_token()
-
-    def give_seat(row: Table) -> dict:
-        player_at(row, seat.id).token_hash = hash_token(token)
-        return {}
-
-    change(again, give_seat)
+    store.write(again, lambda _: Change(edit_seats={seat.id: {"token_hash": hash_token(token)}}))
     return again.code, token

@@ -5,7 +5,7 @@ from collections.abc import Callable, Iterator
 
 from flask import Response, current_app, stream_with_context
 
-from .. import live, snapshots
+from .. import live, store
 from ..auth import Viewer, still_valid
 from ..extensions import db
 from ..snapshots import Snapshot
@@ -25,7 +25,7 @@ def event_stream(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], s
 
     def message(newest: int) -> tuple[int, str] | None:
         try:
-            seen = snapshots.at_least(table_id, newest)
+            seen = store.at_least(table_id, newest)
             db.session.remove()  # before rendering, which needs only the snapshot
             if not still_valid(seen, viewer):
                 return None

@@ -10,7 +10,7 @@ from flask import (Blueprint, Response, current_app, jsonify, redirect, render_t
 from jinja2 import TemplateNotFound
 from werkzeug.datastructures import MultiDict
 
-from .. import live, records
+from .. import live, records, store
 from ..auth import Viewer, cookie_viewer, host_cookie, player_cookie
 from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..games import GAMES
@@ -201,7 +201,7 @@ def act(code: str):
 def refused(table: Snapshot, viewer: Viewer, screen: str, error: CompanionError):
     """The panel with the reason a change was refused, showing the table as it is now
     (it may be refused because the table moved on)."""
-    return render_panel(read.latest(table), viewer, screen, error, error.status)
+    return render_panel(store.latest(table), viewer, screen, error, error.status)
 
 
 def after_change(table: Snapshot, viewer: Viewer, screen: str):
@@ -331,7 +331,7 @@ def _seat_local(table: Snapshot, viewer: Viewer, name: str) -> Snapshot:
     if not viewer.is_host:
         raise forbidden("Only the host can add a player without a phone.")
     seating.join(table, name, local=True)
-    return read.latest(table)
+    return store.latest(table)
 
 
 # -- the host's lobby controls -----------------------------------------------------

@@ -26,7 +26,7 @@ from typing import Any
 
 import requests
 
-from companion import snapshots
+from companion import store
 from companion.auth import host_cookie, player_cookie
 from companion.extensions import db
 from companion.games import GAMES, Game
@@ -159,11 +159,11 @@ class Referee:
     def replayed(self) -> tuple[dict | None, dict | None]:
         """(stored state, a fresh replay of the log's actions in effect)."""
         with self.app.app_context():
-            table = snapshots.load(read.find(self.code).id)  # as stored, not as cached
+            table = store.load(read.find(self.code).id)  # as stored, not as cached
             if table.status == "lobby":
                 return None, None
             stored = copy.deepcopy(table.state)
-            fresh = moves.replay_table(table, read.effective_events(table))
+            fresh = moves.replay_table(table, store.actions_in_effect(table.id))
             db.session.remove()
             return stored, fresh
 

@@ -14,7 +14,7 @@ import time
 
 import requests
 
-from companion import snapshots
+from companion import store
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Table
@@ -159,8 +159,8 @@ def check_after_kill(app, bots: list[Bot], everything: bool = False
                 # Joins and the start, then one version per event: nothing half-applied.
                 assert table.version == len(table.players) + 1 + len(events), code
                 assert events == [] or events[-1].version == table.version
-                loaded = snapshots.load(table.id)
-                effective = read.effective_events(loaded)
+                loaded = store.load(table.id)
+                effective = store.actions_in_effect(loaded.id)
                 assert table.moves == len(effective)
                 fresh = moves.replay_table(loaded, effective)
                 assert table.state == fresh, f"{code}: the state is not a replay of the log"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from companion import live, snapshots
+from companion import live, store
 from companion.extensions import db
 from companion.models import Table
 from companion.table import moves, read
@@ -200,8 +200,8 @@ def test_a_new_app_on_the_same_database_continues_every_table(app, database_url,
     assert table.act(table.tokens["Ann"], type="draw", source="deck")[0] == 200
     with again.app_context():
         stored = db.session.execute(db.select(Table).where(Table.code == table.code)).scalar_one()
-        loaded = snapshots.load(stored.id)
-        assert moves.replay_table(loaded, read.effective_events(loaded)) == stored.state
+        loaded = store.load(stored.id)
+        assert moves.replay_table(loaded, store.actions_in_effect(loaded.id)) == stored.state
 
 
 # -- real server processes ----------------------------------------------------------

@@ -4,15 +4,15 @@ process that made a move, or brought up to date from an older one after moves ma
 elsewhere."""
 from __future__ import annotations
 
-from companion import snapshots
+from companion import store
 from companion.table import read
 from companion.extensions import db
 from companion.models import Table
 
 
-def whole(app, table_id: int) -> snapshots.Snapshot:
+def whole(app, table_id: int) -> store.loading.Snapshot:
     with app.app_context():
-        found = snapshots.load(table_id)
+        found = store.load(table_id)
         db.session.remove()
     return found
 
@@ -31,7 +31,7 @@ def test_snapshots_built_from_moves_equal_those_loaded_whole(app, api):
     table.play_go_big(12)  # past the log lines and actions a snapshot keeps
     with app.app_context():
         made_here = read.find(table.code)  # the snapshot the moves left in memory
-        caught_up = snapshots.load(table_id, older)  # only the moves since `older` read
+        caught_up = store.load(table_id, older)  # only the moves since `older` read
     loaded = whole(app, table_id)
     assert loaded.version == older.version + 12
     assert made_here == loaded
@@ -46,7 +46,7 @@ def test_an_undo_or_a_seat_change_loads_the_snapshot_whole(app, api):
                          table.host)
     assert status == 200
     with app.app_context():
-        caught_up = snapshots.load(table_id, older)
+        caught_up = store.load(table_id, older)
     loaded = whole(app, table_id)
     assert caught_up == loaded
     assert [e.undone for e in loaded.recent].count(True) == 1
@@ -61,7 +61,7 @@ def test_reads_outside_a_transaction_give_their_connection_back_as_the_session_e
     with app.app_context():
         db.engine.dispose()  # one connection in the pool: the reads' is the session's next
         read.find(table.code)
-        snapshots.load(table_id, older)
+        store.load(table_id, older)
         row = db.session.get(Table, table_id)
         row.next_code = "ZZZZ"
         db.session.flush()

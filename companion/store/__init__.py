@@ -1,0 +1,23 @@
+"""The table store: the one way a table is read from and written to the database.
+
+It owns every statement on tables, their players and their log, in one style (SQLAlchemy
+Core statements, compiled once and cached by SQLAlchemy, run on a connection of the
+store's own choosing: `connections`), and the snapshots those reads make (`loading`: one
+read per version per process, shared by every request and stream of the table).
+
+A change is computed elsewhere, from the table's snapshot, as a `Change`: the row's new
+values, the log's new events, the seats to add, edit or remove. `writing.write` makes it
+one versioned transaction (the conditional update of the table's version, the events,
+the seats, the notice to other processes), tries it again on the table as it is then
+should another writer have got there first, and afterwards puts the new snapshot in the
+cache and wakes this process's streams. Nothing outside the store touches a connection
+for a table.
+"""
+from .loading import at_least, cache, find_version, latest, load
+from .reads import actions_in_effect, events, free_code, sent_action
+from .writing import (WRITE_RETRIES, Change, NewTable, Written, busy, create_table,
+                      write)
+
+__all__ = ["WRITE_RETRIES", "Change", "NewTable", "Written", "actions_in_effect",
+           "at_least", "busy", "cache", "create_table", "events", "find_version",
+           "free_code", "latest", "load", "sent_action", "write"]

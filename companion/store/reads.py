@@ -1,0 +1,112 @@
+"""The store's reads: each statement once, built from the tables' SQLAlchemy columns
+(compiled once, then taken from SQLAlchemy's cache), with SQLAlchemy's own parameter and
+type handling (JSON, datetimes) and error types."""
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, Row, bindparam, func, select
+
+from ..games.replay import in_effect
+from ..models import Event, Player, Table
+from .connections import reading
+
+TABLES, PLAYERS, EVENTS = Table.__table__, Player.__table__, Event.__table__
+
+CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
+CODE_LENGTH = 4
+
+BY_CODE = select(TABLES.c.id, TABLES.c.version).where(TABLES.c.code == bindparam("code"))
+VERSION = select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id"))
+ROW = select(*(TABLES.c[name] for name in (
+    "id", "code", "game", "status", "version", "moves", "seed", "options", "first_player",
+    "finished_at", "next_code", "host_token_hash", "state"))).where(
+    TABLES.c.id == bindparam("table_id"))
+SEATS = select(*(PLAYERS.c[name] for name in (
+    "id", "seat", "name", "name_key", "local", "token_hash", "rejoin_code_hash",
+    "rejoin_code_until"))).where(PLAYERS.c.table_id == bindparam("table_id")).order_by(
+    PLAYERS.c.seat)
+# The whole log without its notes and actions: what is in effect, what was undone.
+LOG_OUTLINE = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.reveal,
+                     EVENTS.c.undoes, EVENTS.c.version, EVENTS.c.at).where(
+    EVENTS.c.table_id == bindparam("table_id"),
+    EVENTS.c.version <= bindparam("version")).order_by(EVENTS.c.seq)
+NOTES = select(EVENTS.c.seq, EVENTS.c.notes).where(
+    EVENTS.c.table_id == bindparam("table_id"),
+    EVENTS.c.seq.in_(bindparam("seqs", expanding=True)))
+MOVES_SINCE = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.notes,
+                     EVENTS.c.at, EVENTS.c.reveal, EVENTS.c.version).where(
+    EVENTS.c.table_id == bindparam("table_id"), EVENTS.c.version > bindparam("after"),
+    EVENTS.c.version <= bindparam("upto")).order_by(EVENTS.c.seq)
+SENT = select(EVENTS.c.version, EVENTS.c.seq, EVENTS.c.notes).where(
+    EVENTS.c.table_id == bindparam("table_id"), EVENTS.c.actor_key == bindparam("actor_key"),
+    EVENTS.c.action_id == bindparam("action_id"))
+FULL_LOG = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.action,
+                  EVENTS.c.notes, EVENTS.c.reveal, EVENTS.c.undoes, EVENTS.c.version,
+                  EVENTS.c.at).where(EVENTS.c.table_id == bindparam("table_id")).order_by(
+    EVENTS.c.seq)
+CODE_TAKEN = select(func.count()).select_from(TABLES).where(
+    TABLES.c.code == bindparam("code"))
+
+
+def table_by_code(connection: Connection, code: str) -> tuple[int, int] | None:
+    row = connection.execute(BY_CODE, {"code": code}).first()
+    return (row[0], row[1]) if row else None
+
+
+def table_version(connection: Connection, table_id: int) -> int:
+    return connection.execute(VERSION, {"table_id": table_id}).scalar_one()
+
+
+def table_row(connection: Connection, table_id: int) -> Row:
+    return connection.execute(ROW, {"table_id": table_id}).one()
+
+
+def seats(connection: Connection, table_id: int) -> Sequence[Row]:
+    return connection.execute(SEATS, {"table_id": table_id}).all()
+
+
+def log_outline(connection: Connection, table_id: int, version: int) -> Sequence[Row]:
+    return connection.execute(LOG_OUTLINE, {"table_id": table_id, "version": version}).all()
+
+
+def notes_of(connection: Connection, table_id: int, seqs: set[int]) -> dict[int, list]:
+    if not seqs:
+        return {}
+    return dict(connection.execute(NOTES, {"table_id": table_id, "seqs": sorted(seqs)}).all())
+
+
+def moves_since(connection: Connection, table_id: int, after: int, upto: int) -> Sequence[Row]:
+    """The events of versions `after` (excluded) to `upto`, oldest first."""
+    return connection.execute(MOVES_SINCE, {"table_id": table_id, "after": after,
+                                            "upto": upto}).all()
+
+
+def sent_action(table_id: int, actor_key: str, action_id: str) -> tuple[int, int, list] | None:
+    """The version, seq and notes of the action this sender already sent with this id."""
+    with reading() as connection:
+        row = connection.execute(SENT, {"table_id": table_id, "actor_key": actor_key,
+                                        "action_id": action_id}).first()
+    return (row[0], row[1], row[2]) if row else None
+
+
+def events(table_id: int) -> Sequence[Row]:
+    """The table's whole log, oldest first (`event.seq`, `event.action`, ...)."""
+    with reading() as connection:
+        return connection.execute(FULL_LOG, {"table_id": table_id}).all()
+
+
+def actions_in_effect(table_id: int) -> list[Row]:
+    """The log's actions no undo took back, oldest first."""
+    return in_effect(events(table_id))
+
+
+def free_code() -> str:
+    """A room code no table has (a concurrent creation may still take it: the code's
+    unique index tells, and the creation draws again)."""
+    with reading() as connection:
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            if not connection.execute(CODE_TAKEN, {"code": code}).scalar():
+                return code
