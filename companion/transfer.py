@@ -25,8 +25,9 @@ from typing import Any, Literal, Optional, TextIO
 import click
 from flask.cli import with_appcontext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy import func, text
+from sqlalchemy import func
 
+from . import store
 from .extensions import db
 from .games import GAMES
 from .games.engine import Note
@@ -279,52 +280,34 @@ def import_from(path: Path) -> tuple[int, int]:
         check_replay(record)
     new = _renumber_where_taken(new)
     try:
-        for record in new:
-            _insert(record)
-        db.session.flush()
-        _advance_player_ids()
-        db.session.commit()
+        store.import_tables([_new_table(record) for record in new])
     except ImportRefused:
-        db.session.rollback()
         raise
     except Exception as exc:
-        db.session.rollback()
         raise ImportRefused(f"The import was refused by the database, and nothing was "
                             f"imported: {str(exc).splitlines()[0]}") from None
     return len(new), len(records) - len(new)
 
 
-def _insert(record: TableRecord) -> None:
+def _new_table(record: TableRecord) -> store.NewTable:
     code = record.code
-    table = Table(code=code, game=record.game, options=record.options, seed=record.seed,
-                  status=record.status, host_token_hash=record.host_token_hash,
-                  first_player=record.first_player, version=record.version,
-                  moves=record.moves, state=record.state,
-                  created_at=_parse_time(record.created_at, code),
-                  updated_at=record.updated_at,
-                  finished_at=_parse_time(record.finished_at, code),
-                  next_code=record.next_code)
-    table.players = [Player(id=p.id, seat=p.seat, name=p.name, name_key=p.name_key,
-                            token_hash=p.token_hash, local=p.local,
-                            joined_at=_parse_time(p.joined_at, code))
-                     for p in record.players]
-    db.session.add(table)
-    db.session.flush()
-    for e in record.events:
-        db.session.add(Event(table_id=table.id, seq=e.seq, kind=e.kind, actor=e.actor,
-                             actor_key=e.actor_key, action=e.action, notes=e.notes,
-                             reveal=e.reveal, undoes=e.undoes, action_id=e.action_id,
-                             version=e.version, at=_parse_time(e.at, code)))
-
-
-def _advance_player_ids() -> None:
-    """Players were inserted with their own ids: on PostgreSQL the id sequence must move
-    past them (SQLite takes the largest id plus one by itself)."""
-    if db.session.get_bind().dialect.name != "postgresql":
-        return
-    largest = db.session.execute(db.select(func.max(Player.id))).scalar() or 0
-    db.session.execute(text("SELECT setval(pg_get_serial_sequence('players', 'id'), "
-                            "GREATEST(:largest, 1))"), {"largest": largest})
+    return store.NewTable(
+        values={"code": code, "game": record.game, "options": record.options,
+                "seed": record.seed, "status": record.status,
+                "host_token_hash": record.host_token_hash,
+                "first_player": record.first_player, "version": record.version,
+                "moves": record.moves, "state": record.state,
+                "created_at": _parse_time(record.created_at, code),
+                "updated_at": record.updated_at,
+                "finished_at": _parse_time(record.finished_at, code),
+                "next_code": record.next_code},
+        seats=[{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
+                "token_hash": p.token_hash, "local": p.local,
+                "joined_at": _parse_time(p.joined_at, code)} for p in record.players],
+        events=[{"seq": e.seq, "kind": e.kind, "actor": e.actor, "actor_key": e.actor_key,
+                 "action": e.action, "notes": e.notes, "reveal": e.reveal,
+                 "undoes": e.undoes, "action_id": e.action_id, "version": e.version,
+                 "at": _parse_time(e.at, code)} for e in record.events])
 
 
 # -- the commands ------------------------------------------------------------------

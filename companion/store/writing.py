@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, func, insert, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import live
@@ -36,10 +36,12 @@ def busy() -> CompanionError:
 
 @dataclass(frozen=True)
 class NewTable:
-    """A table to create: its row's values and its players' (in seat order)."""
+    """A table to create: its row's values, its players' (in seat order) and, for a table
+    imported whole, its log's events."""
 
     values: dict[str, Any]
     seats: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -194,7 +196,23 @@ def _seat(connection: Connection, table_id: int, seats: list[dict[str, Any]]) ->
 def _insert_table(connection: Connection, table: NewTable) -> int:
     table_id = connection.execute(insert(TABLES), table.values).inserted_primary_key[0]
     _seat(connection, table_id, table.seats)
+    if table.events:
+        connection.execute(insert(EVENTS), [{**event, "table_id": table_id}
+                                            for event in table.events])
     return table_id
+
+
+def import_tables(tables: list[NewTable]) -> None:
+    """Tables brought whole from elsewhere (an export), their players keeping their ids:
+    all in one transaction, or none. On PostgreSQL the players' id sequence is moved past
+    them (SQLite takes the largest id plus one by itself)."""
+    with transaction() as connection:
+        for table in tables:
+            _insert_table(connection, table)
+        if connection.dialect.name == "postgresql":
+            largest = connection.execute(select(func.max(PLAYERS.c.id))).scalar() or 0
+            connection.execute(select(func.setval(
+                func.pg_get_serial_sequence("players", "id"), func.greatest(largest, 1))))
 
 
 def create_table(values: dict[str, Any], seats: list[dict[str, Any]] | None = None) -> str:

@@ -18,7 +18,7 @@ from companion import store
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Table
-from companion.table import moves, read
+from companion.table import moves
 from tests.trust.counts import COUNTS
 from tests.trust.support import (ALL_GAMES, Referee, big_seed, choose_move,
                                  new_action_id, new_table)

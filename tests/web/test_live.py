@@ -17,7 +17,7 @@ import requests
 from companion import live, store
 from companion.extensions import db
 from companion.models import Table
-from companion.table import moves, read
+from companion.table import moves
 from tests.conftest import ROOT, Api, Seated, free_port
 
 
