@@ -241,15 +241,21 @@ def can_undo(table: Snapshot, viewer: Viewer) -> bool:
     return bool(_may_undo(table.status, list(table.in_effect), viewer))
 
 
-def undo(table: Snapshot, viewer: Viewer, steps: Any = 1) -> Snapshot:
+def undo(table: Snapshot, viewer: Viewer, steps: Any = 1, version: Any = None) -> Snapshot:
     """Take back the last `steps` actions in effect: the host any number back to the
-    last reveal, a player only their own last action; the table after it."""
+    last reveal, a player only their own last action; the table after it. With the
+    `version` the moves to take back were seen at, refused as stale should the table
+    have moved on since (a second tap of the same undo takes nothing more back)."""
     if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 10_000:
         raise bad_request("steps is a whole number from 1.")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        raise bad_request("version is a whole number.")
     if steps > 1 and not viewer.is_host:
         raise forbidden("Only the host can undo several moves at once.")
 
     def take_back(before: Snapshot) -> Change:
+        if version is not None and version != before.version:
+            raise stale(before, viewer)
         if before.status == "lobby":
             raise conflict("The game has not started yet.")
         effective = store.actions_in_effect(before.id)

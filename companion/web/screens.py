@@ -262,8 +262,10 @@ def undo(code: str):
     screen = request.form.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     steps = request.form.get("steps", "1")
+    seen = request.form.get("version", "")
     try:
-        after = moves.undo(table, viewer, int(steps) if steps.isdigit() else steps)
+        after = moves.undo(table, viewer, int(steps) if steps.isdigit() else steps,
+                           int(seen) if seen.isdigit() else None if not seen else seen)
     except CompanionError as error:
         return refused(table, viewer, screen, error)
     return after_change(after, viewer, screen)

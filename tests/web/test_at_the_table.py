@@ -51,6 +51,23 @@ def test_undo_says_exactly_what_it_takes_back(app):
     assert other.get(f"/t/{table.code}/undo?screen=phone").status_code == 422
 
 
+def test_an_undo_confirmed_twice_takes_back_only_what_it_showed(app):
+    api = Api(client=app.test_client())
+    table = api.table()
+    table.act(table.tokens["Ann"], type="play", value=3, count=1)
+    table.act(table.tokens["Ann"], type="draw", source="deck")
+    host = as_host(app.test_client(), table.code, table.host)
+    confirm = host.get(f"/t/{table.code}/undo?screen=host&steps=1").get_data(as_text=True)
+    seen = re.search(r'name="version" value="(\d+)"', confirm).group(1)
+    form = {"screen": "host", "steps": "1", "version": seen}
+    post(host, f"/t/{table.code}/undo", form)
+    after_play = table.view()
+    assert after_play["state"]["step"] == "draw"
+    refused = post(host, f"/t/{table.code}/undo", form, status=409, htmx=True)
+    assert "The table changed before your move arrived" in refused.get_data(as_text=True)
+    assert table.view()["state"] == after_play["state"]
+
+
 def test_the_host_undoes_several_moves_but_never_past_a_reveal(app):
     api = Api(client=app.test_client())
     table = api.table()
