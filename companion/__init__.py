@@ -14,7 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import config, transfer
 from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
-from .jsontext import JSONProvider
+from .jsontext import JSONProvider, to_json
 from .web.session import SessionInterface
 from .web.templating import TemplateEnvironment, url_for
 
@@ -110,9 +110,9 @@ def engine_options(settings) -> dict:
     file has no such limit and cannot drop a connection; a request waits up to
     SQLITE_BUSY_SECONDS for a lock another process holds, then is answered 503."""
     if make_url(settings["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "sqlite":
-        return {"pool_size": 10, "max_overflow": 90,
+        return {"pool_size": 10, "max_overflow": 90, "json_serializer": to_json,
                 "connect_args": {"timeout": settings.get("SQLITE_BUSY_SECONDS", 30)}}
-    options = {"pool_size": settings["DB_POOL"], "max_overflow": 0,
+    options = {"pool_size": settings["DB_POOL"], "max_overflow": 0, "json_serializer": to_json,
                "pool_timeout": POOL_TIMEOUT_SECONDS, "pool_pre_ping": True}
     if settings.get("LISTEN_URL"):
         # DATABASE_URL goes through a transaction pool (PgBouncer), where a statement

@@ -24,6 +24,7 @@ from ..models import utcnow
 from ..snapshots import Entry, Snapshot
 from . import reads
 from .connections import transaction
+from .prepared import Prepared
 from .loading import at_least, cache, latest
 from .reads import EVENTS, PLAYERS, TABLES
 
@@ -129,18 +130,17 @@ def _commit(connection: Connection, before: Snapshot, change: Change) -> tuple[i
               **{"new_" + name: value for name, value in values.items()}}
     if notice is not None:
         params.update(channel=notice[0], payload=notice[1])
-        changed = len(connection.execute(statement, params).all())
+        changed = len(statement.run(connection, params).all())
     else:
-        changed = connection.execute(statement, params).rowcount
+        changed = statement.run(connection, params).rowcount
     if changed != 1:
         raise _Lost
     at = utcnow()
-    if change.events:
-        connection.execute(insert(EVENTS), [
-            {"action": None, "notes": [], "reveal": False, "undoes": None, "action_id": None,
-             **event, "table_id": before.id, "seq": before.last_seq + offset,
-             "version": version, "at": at}
-            for offset, event in enumerate(change.events, start=1)])
+    for offset, event in enumerate(change.events, start=1):
+        INSERT_EVENT.run(connection, {
+            "action": None, "notes": [], "reveal": False, "undoes": None, "action_id": None,
+            **event, "table_id": before.id, "seq": before.last_seq + offset,
+            "version": version, "at": at})
     for player_id in change.remove_seats:
         connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))
     for player_id, edits in change.edit_seats.items():
@@ -169,10 +169,13 @@ def _done(before: Snapshot, change: Change, version: int, at) -> Written:
     return Written(after, version, before.last_seq + 1, change.events[0].get("notes", []))
 
 
-_table_updates: dict[tuple[tuple[str, ...], bool], Any] = {}
+_table_updates: dict[tuple[tuple[str, ...], bool], Prepared] = {}
+EVENT_COLUMNS = ["table_id", "seq", "kind", "actor", "actor_key", "action", "notes",
+                 "reveal", "undoes", "action_id", "version", "at"]
+INSERT_EVENT = Prepared(insert(EVENTS), EVENT_COLUMNS)
 
 
-def _table_update(names: tuple[str, ...], notify: bool):
+def _table_update(names: tuple[str, ...], notify: bool) -> Prepared:
     """The conditional UPDATE of these columns, built once per set of columns."""
     key = (names, notify)
     statement = _table_updates.get(key)
@@ -184,7 +187,7 @@ def _table_update(names: tuple[str, ...], notify: bool):
         if notify:
             statement = statement.returning(
                 func.pg_notify(bindparam("channel"), bindparam("payload")))
-        statement = _table_updates[key] = statement
+        statement = _table_updates[key] = Prepared(statement)
     return statement
 
 
