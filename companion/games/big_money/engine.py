@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
-                      competition_places)
+                      competition_places, join_names)
 from . import biz_news
 from .assets import (INDUSTRY_NAMES, assets_of, deck_is_empty, describe, discard, discard_all,
                      empty_slots, find_owned, label, new_asset, place_known_card, place_new_card,
@@ -433,7 +433,7 @@ class BigMoney(Game):
             return (f"{ending} {{name:{first[0].player}}} wins with the most money, "
                     f"{first[0].score}.")
         names = [f"{{name:{standing.player}}}" for standing in first]
-        together = ", ".join(names[:-1]) + " and " + names[-1]
+        together = join_names(names)
         return f"{ending} {together} share the win with {first[0].score} each."
 
     def box_data(self) -> dict:
