@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import config, transfer
 from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
+from .games.engine import join_names
 from .jsontext import JSONProvider, to_json
 from .web.session import SessionInterface
 from .web.templating import TemplateEnvironment, url_for
@@ -122,8 +123,7 @@ def engine_options(settings) -> dict:
 
 
 def name_list(player_ids: list[int], names: dict[int, str]) -> str:
-    found = [names.get(p, "someone") for p in player_ids]
-    return found[0] if len(found) == 1 else ", ".join(found[:-1]) + " and " + found[-1] if found else ""
+    return join_names([names.get(p, "someone") for p in player_ids])
 
 
 def _watch_other_processes(app: Flask) -> None:

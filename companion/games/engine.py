@@ -150,7 +150,7 @@ def competition_places(scored: list[tuple[int, tuple]]) -> list[tuple[int, int]]
 
 
 def join_names(names: list[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
+    """Names (or any words) as a sentence lists them: "A", "A and B", "A, B and C"."""
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]

@@ -15,6 +15,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..errors import bad_request
 from ..games import Game
+from ..games.engine import join_names
 
 
 @dataclass
@@ -49,8 +50,7 @@ class Field:
         if self.kind == "select":
             return self.label(self.default)
         if self.kind == "choices":
-            words = [self.label(choice) for choice in self.default or []]
-            return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+            return join_names([self.label(choice) for choice in self.default or []])
         if self.kind == "json":
             return "as shown"
         return str(self.default)

@@ -24,6 +24,11 @@ def new_asset(state: State, industry: str, price: int, payout: int, stock: bool,
     return asset
 
 
+def new_startup(state: State, industry: str, payout: int) -> dict:
+    """A Start-Up Asset: free, never a stock, named after its industry."""
+    return new_asset(state, industry, 0, payout, False, "", startup=True)
+
+
 def _default_name(industry: str, stock: bool, startup: bool) -> str:
     kind = "Start-Up" if startup else "Stock" if stock else "Asset"
     return f"{INDUSTRY_NAMES[industry]} {kind}"
@@ -64,6 +69,10 @@ def industries_owned(seat: dict) -> list[str]:
 
 def find_owned(seat: dict, asset_id: int) -> dict | None:
     return next((asset for asset in seat["assets"] if asset["id"] == asset_id), None)
+
+
+def startup_of(seat: dict) -> dict | None:
+    return next((asset for asset in seat["assets"] if asset["startup"]), None)
 
 
 # -- the market, the deck and the discard pile -----------------------------------------

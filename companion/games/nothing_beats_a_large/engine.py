@@ -33,7 +33,8 @@ from __future__ import annotations
 import copy
 import random
 
-from ..engine import Game, IllegalAction, Note, NotYourTurn, Result, Standing, State
+from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+                      join_names)
 from .models import COLORS, SIZES, Cast, Challenge, Options, RecordCast, Steal
 from .pieces import cast_outcome, deal_trios, piece_label, remove_one, sorted_pieces
 
@@ -392,7 +393,7 @@ class NothingBeatsALarge(Game):
         if state["casting"] == "by-hand":
             return (f"{{name:{first}}} and {{name:{second}}} cast{again} by hand; "
                     f"either of them records both pieces.")
-        waiting = " and ".join(f"{{name:{p}}}" for p in self.waiting_for(state))
+        waiting = join_names([f"{{name:{p}}}" for p in self.waiting_for(state)])
         return (f"{{name:{first}}} and {{name:{second}}} cast{again}: waiting for "
                 f"{waiting} to lock in.")
 
