@@ -9,7 +9,7 @@ import time
 
 import requests
 
-from tests.conftest import ROOT, free_port
+from tests.support.app import ROOT, free_port
 
 TEST_ONLY_PYTHON = ("pytest", "playwright", "hypothesis", "schemathesis")
 TEST_ONLY_NPM = ("axe-core", "lighthouse")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import own_database
-from tests.trust.support import Stream
+from tests.support.app import own_database
+from tests.support.streams import Stream
 
 
 @pytest.fixture
