@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import weakref
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -39,7 +40,7 @@ class ServerProcess:
 
     def __init__(self, database_url: str, folder: Path, workers: int = 1,
                  extra_args: tuple[str, ...] = ()):
-        self.port = free_port()
+        self.port = self.reserve_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = folder / f"gunicorn-{self.port}.log"
         self.extra_args = extra_args
@@ -50,10 +51,23 @@ class ServerProcess:
         self.process: subprocess.Popen | None = None
         self.starts = 0
 
+    def reserve_port(self) -> int:
+        """A free port held for this server's whole life, restarts included. Freed
+        between a kill and the restart, the port could be handed to any program asking
+        for a free one (other tests' servers do, all the time), and gunicorn would then
+        fail to bind it ("Connection in use"). A socket bound with SO_REUSEADDR that never
+        listens keeps every other program off the port, yet lets gunicorn (which sets
+        SO_REUSEADDR too) listen on it."""
+        self.reservation = socket.socket()
+        self.reservation.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.reservation.bind(("127.0.0.1", 0))
+        weakref.finalize(self, self.reservation.close)
+        return self.reservation.getsockname()[1]
+
     def start(self) -> "ServerProcess":
         self.starts += 1
         with self.log.open("ab") as output:
-            output.write(f"-- start {self.starts} --\n".encode())
+            output.write(f"-- start {self.starts} at {time.strftime('%H:%M:%S')} --\n".encode())
             output.flush()
             self.process = subprocess.Popen(
                 [GUNICORN, "-c", "gunicorn.conf.py", *self.extra_args, "wsgi:app"],
@@ -83,6 +97,18 @@ class ServerProcess:
     def kill(self) -> None:
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
+        self.wait_for_group(self.process.pid)
+
+    @staticmethod
+    def wait_for_group(group: int, seconds: float = 10) -> None:
+        """Wait until every process of the server's process group has died (its workers
+        are not our children: waiting for the master says nothing of them, and a worker
+        still dying holds the listening socket and the database)."""
+        deadline = time.monotonic() + seconds
+        while living := processes_of_group(group):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"processes {living} of the killed server outlived it")
+            time.sleep(0.01)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -91,6 +117,20 @@ class ServerProcess:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def processes_of_group(group: int) -> list[int]:
+    """The processes of a process group that have not died (a zombie has: it holds no
+    socket and no file), read from /proc."""
+    living = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, _, pgrp = stat.read_text().rsplit(")", 1)[1].split()[:3]
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+        if int(pgrp) == group and state not in ("Z", "X"):
+            living.append(int(stat.parent.name))
+    return living
 
 
 def wait_for_port(port: int, process: subprocess.Popen, name: str, log: Path,

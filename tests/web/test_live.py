@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -17,7 +18,7 @@ from companion.models import Table
 from companion.table import moves, read
 from tests.support.api import Api, Seated
 from tests.support.app import ROOT, free_port, make_app
-from tests.support.servers import GUNICORN, ServerProcess
+from tests.support.servers import GUNICORN, ServerProcess, processes_of_group
 from tests.support.streams import Stream
 
 
@@ -316,6 +317,23 @@ def test_stopping_and_killing_the_server_loses_nothing(server_database, tmp_path
             assert table.view(token) == before
         status, log = api.call("GET", f"/tables/{table.code}/log")
         assert len(log["events"]) == acknowledged
+    finally:
+        server.stop()
+
+
+def test_a_killed_server_keeps_its_port_and_leaves_no_process(server_database, tmp_path):
+    """Between a kill and the restart no other program can take the server's port (other
+    tests ask for free ports all the time), and no process of the killed server is left
+    holding it."""
+    server = ServerProcess(server_database, tmp_path).start()
+    try:
+        group = server.process.pid
+        server.kill()
+        assert processes_of_group(group) == []
+        with socket.socket() as neighbour, pytest.raises(OSError):
+            neighbour.bind(("127.0.0.1", server.port))
+        server.start()
+        assert requests.get(server.url + "/healthz", timeout=10).ok
     finally:
         server.stop()
 
