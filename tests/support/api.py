@@ -71,7 +71,7 @@ class Seated:
         assert app is not None, "the bot reads the state through an app: give the Api one"
         if self._bot is None:
             self._bot = TableBot(app, self)
-        self._bot.referee.app = app  # the table may be served by another app since
+        self._bot.referee.app = app  # the test may have moved the table to another app
         return self._bot
 
     def next_move(self) -> tuple[str, dict]:

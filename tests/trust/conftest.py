@@ -1,4 +1,4 @@
-"""The trust suite's fixtures (its counts: tests/trust/counts.py)."""
+"""The trust suite's fixtures (its counts: tests/support/counts.py)."""
 from __future__ import annotations
 
 import pytest
