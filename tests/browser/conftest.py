@@ -1,27 +1,13 @@
-"""Real Chromium (Debian's package) driven by Playwright against a real server.
-
-Phones at a real table open the server by its LAN address over plain HTTP, which browsers
-treat as an insecure context (no Wake Lock API, no service worker). So the browser tests
-open it at http://table.lan:PORT: Chromium maps that name to loopback, and the page sees a
-LAN-like origin that is not a secure context. Test code reaches the same server at
-`local_url`."""
+"""Real Chromium (Debian's package) driven by Playwright against a real server (the
+helpers, and why phones open it at a LAN name: tests/support/browser.py)."""
 from __future__ import annotations
 
 import os
-import shutil
-import time
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import LiveServer
-
-LAN_NAME = "table.lan"
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-dev-shm-usage", f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
-ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+from tests.support.app import LiveServer
+from tests.support.browser import ARGS, CHROMIUM, LAN_NAME
 
 
 def pytest_collection_modifyitems(items):
@@ -69,82 +55,3 @@ def new_phone(browser):
     yield open_phone
     for context in contexts:
         context.close()
-
-
-class Taps:
-    """Clicks on a phone, counted."""
-
-    def __init__(self):
-        self.count = 0
-
-    def __call__(self, locator) -> None:
-        locator.click()
-        self.count += 1
-
-
-def screenshot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def wait_until(page, expression: str, timeout_ms: int = 5_000) -> None:
-    """Wait for a script expression to be true on the page. Playwright's wait_for_function
-    evaluates its expression with eval(), which our Content Security Policy refuses (rightly),
-    so this asks again through evaluate(), which the policy does not govern."""
-    deadline = time.monotonic() + timeout_ms / 1000
-    while not page.evaluate(expression):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still false after {timeout_ms} ms: {expression}")
-        page.wait_for_timeout(50)
-
-
-def console_errors(page) -> list[str]:
-    """The errors a page reports from now on, across its navigations: console errors (a
-    Content-Security-Policy refusal among them) and uncaught script errors.
-
-    A move cancels any request for the panel still on its way (hx-sync="#live:replace"),
-    an earlier move's included, and htmx logs a cancelled request as two console errors,
-    "htmx:afterRequest" then "htmx:sendAbort": that pair is the design, not an error."""
-    errors: list[str] = []
-
-    def on_console(message) -> None:
-        if message.type != "error":
-            return
-        entry = f"{page.url}: {message.text}"
-        cancelled = entry.replace("htmx:sendAbort", "htmx:afterRequest", 1)
-        if message.text.startswith("htmx:sendAbort") and errors and errors[-1] == cancelled:
-            errors.pop()
-            return
-        errors.append(entry)
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
-    return errors
-
-
-# Every word of visible text that the layout broke across two lines ("Entertain|ment"): a
-# line may end at a space, a hyphen, a dash or a slash (or a <wbr>), never inside a word.
-BROKEN_WORDS = """() => {
-  const found = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const element = node.parentElement;
-    if (!element || element.closest('svg, script, style, textarea, [hidden]')) continue;
-    const box = element.getBoundingClientRect();
-    if (box.width <= 1 || box.height <= 1) continue;  // not shown, or visually hidden
-    for (const word of node.data.matchAll(/[^\\s\\-\\/\u2013\u2014]{2,}/g)) {
-      const range = document.createRange();
-      range.setStart(node, word.index);
-      range.setEnd(node, word.index + word[0].length);
-      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0)
-                                .map(r => Math.round(r.bottom)));
-      const where = [element.tagName.toLowerCase(), ...element.classList].join('.');
-      if (lines.size > 1) found.push(`${word[0]} (in ${where})`);
-    }
-  }
-  return found;
-}"""
-
-
-def broken_words(page) -> list[str]:
-    return page.evaluate(BROKEN_WORDS)

@@ -12,126 +12,17 @@ so nothing looks different for it. The other browser tests keep the CSP.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-import copy
-import random
-from dataclasses import dataclass, field
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from companion.games import GAMES
-from companion.table import read
-from tests.browser.conftest import LAN_NAME
-from tests.conftest import ROOT, Api, LiveServer, Seated, make_app
+from tests.support.api import Api
+from tests.support.app import ROOT
+from tests.support.browser import HOST, PHONE
+from tests.support.browser_tables import GAME_TABLES, PHASES, running_site
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
-PHONE = {"width": 360, "height": 740}
-HOST = {"width": 1280, "height": 800}
-
-# Per game: the options and players of its tables, and how many bot moves make "mid-game"
-# (past the setup steps, so the usual turn controls show).
-GAME_TABLES = {
-    "go-big": ({}, ("Ann", "Ben", "Cat"), 6),
-    "big-money": ({}, ("Ann", "Ben", "Cat"), 14),
-    "big-top": ({"deals_per_player": 1}, ("Ann", "Ben", "Cat"), 10),
-    "nothing-beats-a-large": ({}, ("Ann", "Ben", "Cat"), 6),
-}
-PHASES = ("lobby", "mid", "end")
-
-
-# -- tables in every phase, played by the engines' bots through the API -------------------
-
-def bot_moves(app, table: Seated, moves: int | None, seed: int = 1, until=None) -> None:
-    """Make `moves` bot moves (None: to the end, or until `until(state)` holds), each
-    posted through the API with the awaited player's own token. The bot reads the stored
-    state, as only a test may."""
-    engine = None
-    rng = random.Random(seed)
-    made = 0
-    while moves is None or made < moves:
-        with app.app_context():
-            stored = read.find(table.code)
-            engine = GAMES[stored.game]
-            state = copy.deepcopy(stored.state)
-            db.session.remove()
-        if until is not None and until(state):
-            return
-        if engine.result(state) is not None:
-            assert moves is None and until is None, "the game ended too soon"
-            return
-        waiting = list(engine.waiting_for(state))
-        rng.shuffle(waiting)
-        for player in waiting:
-            action = engine.random_action(state, player, rng)
-            if action is not None:
-                break
-        else:
-            raise AssertionError(f"nobody awaited has a move: {waiting}")
-        status, body = table.act(table.token_of(player), **action)
-        assert status == 200, body
-        made += 1
-        assert made < 3000, "the game did not end"
-
-
-@dataclass
-class Site:
-    url: str  # what the phones open (a LAN name over plain HTTP)
-    local_url: str  # where test code calls the same server
-    app: object
-    tables: dict = field(default_factory=dict)  # (game, phase) -> Seated
-
-    def awaited_token(self, table: Seated) -> str:
-        """The token of a player the table awaits (whose phone shows the moves), else the
-        first player's."""
-        waiting = table.view()["waiting_for"]
-        return table.token_of(waiting[0]) if waiting else next(iter(table.tokens.values()))
-
-    def cookies(self, table: Seated, token: str) -> list[dict]:
-        return [{"name": f"companion_{table.code}", "value": token, "url": self.url},
-                {"name": f"companion_host_{table.code}", "value": table.host, "url": self.url}]
-
-
-def build_site(tmp: Path) -> tuple[Site, LiveServer]:
-    """A live server with a table of every game in every phase."""
-    app = make_app(f"sqlite:///{tmp / 'companion.sqlite3'}", tmp)
-    server = LiveServer(app, LAN_NAME)
-    app.config["PUBLIC_URL"] = server.url
-    server.start()
-    site = Site(server.url, server.local_url, app)
-    api = Api(client=app.test_client())
-    for game, (options, players, mid_moves) in GAME_TABLES.items():
-        for phase in PHASES:
-            table = api.table(game, players=players, start=phase != "lobby", options=options,
-                              seed=11)
-            if phase == "mid":
-                bot_moves(app, table, mid_moves)
-            elif phase == "end":
-                bot_moves(app, table, None)
-                assert table.view()["status"] == "finished"
-            site.tables[game, phase] = table
-    # Big Money's market being turned over: the cards the tables above typed are on offer.
-    table = api.table("big-money", players=GAME_TABLES["big-money"][1], seed=11)
-    for token in table.tokens.values():
-        assert table.act(token, type="startup", industry="food")[0] == 200
-    site.tables["big-money", "market"] = table
-    return site, server
-
-
-@contextmanager
-def running_site(folder):
-    """build_site's tables on a live server, stopped and disposed of afterwards."""
-    site, server = build_site(folder)
-    try:
-        yield site
-    finally:
-        server.stop()
-        with site.app.app_context():
-            db.engine.dispose()
 
 
 @pytest.fixture(scope="module")
@@ -265,7 +156,8 @@ def test_axe_finds_nothing_serious_on_the_phone_and_host_screens(site, axe_conte
 def test_turn_changes_are_announced_to_screen_readers(live_server, new_phone):
     """The live region sits outside the swapped panel (a region replaced with its content is
     not announced): it says "Your turn!" on the phone whose turn comes, and the end."""
-    table = Api(live_server.local_url).table(options={"copies_per_value": 4})  # a short game
+    api = Api(live_server.local_url, app=live_server.app)
+    table = api.table(options={"copies_per_value": 4})  # a short game
     phones = {}
     for name in ("Ann", "Ben", "Cat"):
         phone = new_phone()
@@ -284,7 +176,7 @@ def test_turn_changes_are_announced_to_screen_readers(live_server, new_phone):
     expect(announcer).to_have_text("Your turn!")
     expect(cat.locator(".turn")).to_have_text("Waiting for Ben.")
     expect(cat.locator("#announcer")).to_be_empty()  # a turn that is not hers stays quiet
-    table.finish_go_big()
+    table.finish()
     for phone in phones.values():
         expect(phone.locator("#announcer")).to_have_text("The game is over.")
 

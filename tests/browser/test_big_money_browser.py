@@ -9,9 +9,8 @@ from playwright.sync_api import expect
 
 from companion.games.big_money import BigMoney, Options
 from companion.games.replay import setup_rng
-from tests.browser.conftest import screenshot
-from tests.browser.conftest import Taps
-from tests.conftest import Api
+from tests.support.api import Api
+from tests.support.browser import Taps, screenshot
 
 TAP_BUDGET = 8  # an ordinary turn: the Industry die, five dice, done, and buy or end
 

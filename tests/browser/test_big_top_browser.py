@@ -8,8 +8,8 @@ import re
 from playwright.sync_api import expect
 
 from companion.games.big_top import DECK
-from tests.browser.conftest import screenshot
-from tests.conftest import Api
+from tests.support.api import Api
+from tests.support.browser import screenshot
 
 NAMES = ("Ann", "Ben", "Cat")
 # Ann deals, Ben plays first. Dealing DECK in order round Cat, Ann, Ben gives Cat the Clown

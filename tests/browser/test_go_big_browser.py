@@ -5,10 +5,9 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot, wait_until
-from tests.browser.test_accessibility import bot_moves
-from tests.browser.test_tap_budgets import seated_phone
-from tests.conftest import Api, Seated
+from tests.support.api import Api, Seated
+from tests.support.bots import TableBot
+from tests.support.browser import screenshot, seat_phone, wait_until
 
 
 def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, new_phone):
@@ -65,10 +64,10 @@ def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, ne
     cookies = {c["name"]: c["value"] for p in phones.values() for c in p.context.cookies()}
     tokens = {name: next(c["value"] for c in phones[name].context.cookies()
                          if c["name"] == f"companion_{code}") for name in phones}
-    api = Api(live_server.local_url)
+    api = Api(live_server.local_url, app=live_server.app)
     ids = {p["name"]: p["id"] for p in api.call("GET", f"/tables/{code}")[1]["players"]}
     table = Seated(api, code, "", tokens, ids)
-    table.finish_go_big()
+    table.finish()
     assert table.view()["status"] == "finished"
     for page in (ann, ben, cat, host):
         expect(page.locator(".result")).to_be_visible()
@@ -113,9 +112,9 @@ def test_the_player_on_turn_sees_the_others_displays_beside_the_sets(live_server
     """At 360x740, mid-game at a table of four: the others' displays and the sets to play
     are on one screen, without scrolling, and so is the confirmation of a set."""
     table = Api(live_server.local_url).table(players=("Ann", "Ben", "Cat", "Dan"), seed=7)
-    bot_moves(live_server.app, table, 14, seed=5)  # two trios and a pair on display
+    TableBot(live_server.app, table, seed=5).play(14)  # two trios and a pair on display
     on_turn = table.names[table.view()["turn"]]
-    phone = seated_phone(new_phone, live_server, table, on_turn)
+    phone = seat_phone(new_phone, live_server.url, table, on_turn)
     expect(phone.locator(".turn")).to_have_text(re.compile("Your turn"))
     rivals = phone.get_by_role("list", name="On the others' displays")
     seats = table.view()["state"]["seats"]

@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot
-from tests.conftest import Api
+from tests.support.api import Api
+from tests.support.browser import screenshot
 
 # Seed 0 deals Ann red Small, yellow Medium, green Large (goal cards green and red), Ben red
 # Large, yellow Small, green Medium, Cat red Medium, yellow Large, green Small. Found by

@@ -8,10 +8,9 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import console_errors, wait_until
-from tests.browser.test_accessibility import bot_moves
-from tests.browser.test_table_life import SOON, first_move, host_screen, seat_phone
-from tests.conftest import Api
+from tests.support.api import Api
+from tests.support.browser import (SOON, console_errors, first_move, host_screen, seat_phone,
+                                   wait_until)
 
 BUZZ_SPY = """window.__buzzes = [];
 Object.defineProperty(navigator, 'vibrate', {configurable: true,
@@ -31,7 +30,8 @@ def set_visibility(page, state: str | None) -> None:
 
 
 def test_a_phone_over_plain_http_stays_awake_and_hears_its_turn(live_server, new_phone):
-    table = Api(live_server.local_url).table(options={"copies_per_value": 4})  # a short game
+    api = Api(live_server.local_url, app=live_server.app)
+    table = api.table(options={"copies_per_value": 4})  # a short game
     ben = new_phone()
     ben.context.add_init_script(BUZZ_SPY)
     errors = console_errors(ben)
@@ -78,7 +78,7 @@ def test_a_phone_over_plain_http_stays_awake_and_hears_its_turn(live_server, new
     assert ben.evaluate("localStorage.getItem('companion-turn-sound')") == "on"
 
     # The game ends: the screen may sleep again.
-    table.finish_go_big()
+    table.finish()
     expect(ben.locator(".result")).to_be_visible(timeout=SOON)
     wait_until(ben, VIDEO_PAUSED)
     ben.reload()
@@ -87,8 +87,8 @@ def test_a_phone_over_plain_http_stays_awake_and_hears_its_turn(live_server, new
 
 
 def test_a_live_update_keeps_the_dice_tapped_and_the_hosts_open_adjustment(live_server, new_phone):
-    table = Api(live_server.local_url).table(game="big-money", seed=3)
-    bot_moves(live_server.app, table, None, until=lambda state: state["step"] == "number_dice")
+    table = Api(live_server.local_url, app=live_server.app).table(game="big-money", seed=3)
+    table.bot.play(until=lambda state: state["step"] == "number_dice")
     roller = table.names[table.view()["turn"]]
     other = next(name for name in table.tokens if name != roller)
     phone = seat_phone(new_phone, live_server.url, table, roller)

@@ -14,9 +14,10 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games import GAMES
-from tests.browser.conftest import broken_words, console_errors, screenshot, wait_until
-from tests.browser.test_accessibility import GAME_TABLES, HOST, PHONE, running_site
-from tests.conftest import Api
+from tests.support.api import Api
+from tests.support.browser import (CONTROLS, HOST, PHONE, broken_words, console_errors,
+                                   screenshot, wait_until)
+from tests.support.browser_tables import GAME_TABLES, running_site
 
 TAP = 44  # px: the smallest control a finger hits reliably (WCAG 2.5.5, Apple, Android)
 
@@ -94,7 +95,6 @@ def result_headers(page, table, name: str) -> list[str]:
 DISPLAY = {"width": 1920, "height": 1080}
 # What a table display shows, read in the page; CONTROLS is everything that could change
 # something (none of it belongs on the display).
-CONTROLS = "form, button, input, select, textarea, [hx-post], [hx-put], [hx-patch], [hx-delete]"
 DISPLAY_FACTS = """(controls) => { const turn = document.querySelector('#panel .turn');
   return {turn: turn.textContent.trim(), size: parseFloat(getComputedStyle(turn).fontSize),
           last: document.querySelector('.display-last p').textContent.trim(),

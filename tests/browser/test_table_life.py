@@ -12,42 +12,14 @@ import threading
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LAN_NAME, console_errors, screenshot
 from companion.extensions import db
-from tests.conftest import Api, LiveServer, Seated, make_app
-
-SOON = 5_000  # ms: what "at once" means for a live update on a local server
+from tests.support.api import Api, Seated
+from tests.support.app import LiveServer, make_app
+from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, host_screen,
+                                   log_lines, screenshot, seat_phone)
 
 SUITS = ("clowns", "sideshow", "animals", "performers")
 RANKS = ("P", "L1", "L2", "L3", "L4", "L5", "L6", "D1", "D2", "D3", "D4", "D5", "D6")
-
-
-def seat_phone(new_phone, server_url: str, table: Seated, name: str):
-    """A phone context that holds `name`'s seat cookie, on its phone screen."""
-    page = new_phone()
-    page.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens[name],
-                               "url": server_url}])
-    page.goto(f"{server_url}/t/{table.code}")
-    return page
-
-
-def host_screen(new_phone, server_url: str, code: str, host_token: str):
-    page = new_phone(1280, 800)
-    page.context.add_cookies([{"name": f"companion_host_{code}", "value": host_token,
-                               "url": server_url}])
-    page.goto(f"{server_url}/t/{code}/host")
-    return page
-
-
-def first_move(table: Seated, name: str) -> None:
-    """The first move the phone of `name` offers, through the API."""
-    token = table.tokens[name]
-    action = table.view(token)["actions"][0]
-    if action["type"] == "play":
-        status, body = table.act(token, type="play", **action["sets"][0])
-    else:
-        status, body = table.act(token, type="draw", source=action["source"][0])
-    assert status == 200, body
 
 
 # -- 1. a phone that lost its connection --------------------------------------------
@@ -112,12 +84,6 @@ class Network:
     def close(self) -> None:
         self.drop()
         self.listener.close()
-
-
-def log_lines(api: Api, table: Seated, name: str) -> list[str]:
-    status, body = api.call("GET", f"/tables/{table.code}/log", table.tokens[name])
-    assert status == 200, body
-    return [line["summary"] for line in body["events"]]
 
 
 def test_a_phone_whose_connection_dropped_catches_up_by_itself(live_server, new_phone):
@@ -417,12 +383,12 @@ def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_pho
 # -- 3. play again -------------------------------------------------------------------
 
 def test_a_finished_table_is_played_again_with_the_same_players(live_server, new_phone):
-    api = Api(live_server.local_url)
+    api = Api(live_server.local_url, app=live_server.app)
     table = api.table(options={"copies_per_value": 4})
     host = host_screen(new_phone, live_server.url, table.code, table.host)
     ann = seat_phone(new_phone, live_server.url, table, "Ann")
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
-    table.finish_go_big()
+    table.finish()
 
     for page in (host, ann):
         result = page.locator(".result")

@@ -19,26 +19,16 @@ import re
 from playwright.sync_api import expect
 
 from companion.games.big_top import DECK
-from tests.browser.test_accessibility import bot_moves
-from tests.browser.conftest import Taps, screenshot
-from tests.browser.test_phones_over_http import console_errors
-from tests.conftest import Api
+from tests.support.api import Api
+from tests.support.browser import Taps, console_errors, screenshot, seat_phone
 
 BUDGETS = {"go-big turn": 3, "big-money turn": 8, "big-money opening market": 6,
            "big-top turn": 2, "big-top hand": 1, "nothing-beats-a-large cast": 2}
 
 
-def seated_phone(new_phone, server, table, name: str):
-    phone = new_phone()
-    phone.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens[name],
-                                "url": server.url}])
-    phone.goto(f"{server.url}/t/{table.code}")
-    return phone
-
-
 def test_a_go_big_turn_takes_three_taps(live_server, new_phone):
     table = Api(live_server.local_url).table(seed=7)
-    ann = seated_phone(new_phone, live_server, table, "Ann")
+    ann = seat_phone(new_phone, live_server.url, table, "Ann")
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
     taps = Taps()
     taps(ann.get_by_role("group", name="Choose a set to play").get_by_role("button").first)
@@ -50,11 +40,11 @@ def test_a_go_big_turn_takes_three_taps(live_server, new_phone):
 
 
 def test_an_ordinary_big_money_turn_takes_at_most_eight_taps(live_server, new_phone):
-    table = Api(live_server.local_url).table(game="big-money", seed=3)
+    table = Api(live_server.local_url, app=live_server.app).table(game="big-money", seed=3)
     # The Start-Ups and the market cards through the API, up to the first roll.
-    bot_moves(live_server.app, table, None, until=lambda state: state["step"] == "industry")
+    table.bot.play(until=lambda state: state["step"] == "industry")
     roller = table.names[table.view()["turn"]]
-    phone = seated_phone(new_phone, live_server, table, roller)
+    phone = seat_phone(new_phone, live_server.url, table, roller)
     expect(phone.locator(".turn")).to_have_text(re.compile("Your turn"))
     taps = Taps()
     taps(phone.get_by_role("group", name="Industry die", exact=True)
@@ -93,7 +83,7 @@ def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server
     for name in table.tokens:
         assert table.act(table.tokens[name], type="startup", industry="sports")[0] == 200
     first = table.names[table.view()["state"]["seats"][0]["player"]]
-    phone = seated_phone(new_phone, live_server, table, first)
+    phone = seat_phone(new_phone, live_server.url, table, first)
     errors = console_errors(phone)
     picks = phone.get_by_role("group", name="Cards entered before")
     expect(picks.get_by_role("button")).to_have_count(len(KNOWN_CARDS))
@@ -102,7 +92,8 @@ def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server
     assert box and box["y"] + box["height"] <= phone.viewport_size["height"], box
     # Another phone, which may enter them instead, narrows the list by typing; what it typed
     # stays as the cards go in.
-    other = seated_phone(new_phone, live_server, table, next(n for n in table.tokens if n != first))
+    other = seat_phone(new_phone, live_server.url, table,
+                       next(n for n in table.tokens if n != first))
     other_errors = console_errors(other)
     other.get_by_text(re.compile("Entering the market cards instead")).click()
     other.get_by_label("Find a card").fill("food")
@@ -140,7 +131,7 @@ RECEIPTS = {"clowns": 3, "sideshow": 10, "animals": 7, "performers": 5}
 
 def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(live_server, new_phone):
     table = Api(live_server.local_url).table(game="big-top", players=NAMES)
-    ben = seated_phone(new_phone, live_server, table, "Ben")
+    ben = seat_phone(new_phone, live_server.url, table, "Ben")
     expect(ben.locator(".bt-tile")).to_have_count(52)
     for name in ("Ann", "Cat"):
         assert table.act(table.tokens[name], type="hand", cards=HANDS[name])[0] == 200
@@ -163,8 +154,8 @@ def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(liv
 
 def test_a_nothing_beats_a_large_cast_takes_at_most_two_taps(live_server, new_phone):
     table = Api(live_server.local_url).table(game="nothing-beats-a-large", seed=0)
-    ann = seated_phone(new_phone, live_server, table, "Ann")
-    ben = seated_phone(new_phone, live_server, table, "Ben")
+    ann = seat_phone(new_phone, live_server.url, table, "Ann")
+    ben = seat_phone(new_phone, live_server.url, table, "Ben")
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
     challenger, opponent = Taps(), Taps()
     challenger(ann.get_by_role("button", name=re.compile("^Challenge Ben")))

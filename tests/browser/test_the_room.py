@@ -12,10 +12,9 @@ import requests
 from playwright.sync_api import expect
 
 from companion.live import REVOKED_MESSAGE
-from tests.browser.conftest import screenshot
-from tests.browser.test_screens_gallery import CONTROLS
-from tests.browser.test_table_life import SOON, host_screen, log_lines, seat_phone
-from tests.conftest import Api
+from tests.support.api import Api
+from tests.support.browser import (CONTROLS, SOON, host_screen, log_lines, screenshot,
+                                   seat_phone)
 
 
 def qr_path(svg: str) -> str:

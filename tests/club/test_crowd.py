@@ -18,8 +18,9 @@ from sqlalchemy import create_engine, text
 
 from bench.httpc import Client, HttpError, open_stream, sse_events
 from companion.config import DB_POOL
-from tests.conftest import Api, own_database
-from tests.web.test_live import ServerProcess
+from tests.support.api import Api
+from tests.support.app import own_database
+from tests.support.servers import ServerProcess
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("COMPANION_TEST_DATABASE_URL"),
@@ -184,12 +185,11 @@ def test_300_phones_on_two_servers_within_postgresqls_default_connections(tmp_pa
         allowed = int(connection.execute(text("SHOW max_connections")).scalar())
     assert allowed <= 100, "the crowd must run within PostgreSQL's default max_connections"
     with own_database(tmp_path) as url:
-        servers = [ServerProcess(url, workers=WORKERS) for _ in range(SERVERS)]
+        servers = [ServerProcess(url, tmp_path, workers=WORKERS) for _ in range(SERVERS)]
         counter = ConnectionCounter(admin, url.rsplit("/", 1)[1])
         try:
-            logs = open(tmp_path / "servers.log", "w")
             with ThreadPoolExecutor(16) as pool:
-                list(pool.map(lambda server: server.start(output=logs), servers))
+                list(pool.map(lambda server: server.start(), servers))
                 seated = list(pool.map(lambda index: Api(servers[index % SERVERS].url).table(
                     players=tuple(f"P{n}" for n in range(SEATS)), seed=index), range(TABLES)))
             for table in seated:
@@ -203,8 +203,7 @@ def test_300_phones_on_two_servers_within_postgresqls_default_connections(tmp_pa
             peak = counter.stop() if counter.is_alive() else 0
             for server in servers:
                 server.stop()
-            logs.close()
-    said = (tmp_path / "servers.log").read_text()[-3000:]
+    said = "\n".join(server.output()[-3000:] for server in servers)
     assert outcome["opened_errors"] == [], said
     assert outcome["move_errors"] == [], said
     assert outcome["stream_errors"] == []

@@ -14,8 +14,10 @@ from companion.auth import Viewer
 from companion.extensions import db
 from companion.games import GAMES
 from companion.table import read, seating
-from tests.conftest import Api, make_app, own_database
-from tests.trust.support import Referee, choose_move
+from tests.support.api import Api
+from tests.support.app import make_app, own_database
+from tests.support.bots import choose_move
+from tests.support.referee import Referee
 
 # Small boxes, so that games end in a few dozen moves.
 QUICK = {"go-big": {"copies_per_value": 4}}
@@ -183,7 +185,7 @@ def test_two_laptops_histories_merge_though_both_count_players_from_one(laptop, 
 def _merge_into(mine, laptop, tmp_path) -> None:
     api = Api(client=mine.test_client())
     table = api.table("go-big", players=("Ann", "Ben"), seed=5)
-    table.play_go_big(2)
+    table.play(2)
     theirs = {p["id"] for t in laptop.document["tables"] for p in t["players"]}
     while max(table.ids.values()) < max(theirs):  # every id of the laptop's is taken here
         table = api.table("go-big", players=("Cy", "Di", "Ed", "Flo"), start=False)
@@ -222,7 +224,7 @@ def target(database_url, tmp_path):
     """A database with a game in it, and its export before anything is tried."""
     app = make_app(database_url, tmp_path)
     table = Api(client=app.test_client()).table("go-big", players=("Ann", "Ben"), seed=5)
-    table.play_go_big(4)
+    table.play(4)
     before = export(app, tmp_path / "before.json")
     yield app, before
     with app.app_context():
@@ -244,7 +246,7 @@ def other_export(tmp_path) -> dict:
     for seed in (9, 10):
         table = Api(client=source.test_client()).table("go-big", players=("Cy", "Di"),
                                                         seed=seed)
-        table.play_go_big(3)
+        table.play(3)
     document = export(source, tmp_path / "source.json")
     with source.app_context():
         db.engine.dispose()

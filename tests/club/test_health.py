@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from companion.extensions import db
-from tests.conftest import free_port, make_app
+from tests.support.app import free_port, make_app
 
 
 def test_healthz_answers_ok_when_the_database_answers(client):

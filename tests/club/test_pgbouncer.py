@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
-from tests.club.services import wait_for_port
-from tests.conftest import Api, free_port, own_database
-from tests.web.test_live import ServerProcess, next_version, open_stream
+from companion.extensions import db
+from tests.support.api import Api
+from tests.support.app import free_port, make_app, own_database
+from tests.support.servers import ServerProcess, wait_for_port
+from tests.support.streams import Stream
 
 PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 
@@ -49,8 +51,10 @@ logfile = {folder / 'pgbouncer.log'}
         shutil.chown(folder, "postgres")
         for name in ("users.txt", "pgbouncer.ini"):
             shutil.chown(folder / name, "postgres")
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for_port(port, process, "pgbouncer", folder / "pgbouncer.log")
+    log = folder / "pgbouncer.log"  # its own log, and what it says before it opens that
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    wait_for_port(port, process, "pgbouncer", log)
     return process, target.set(port=port).render_as_string(hide_password=False)
 
 
@@ -65,21 +69,26 @@ def bouncer_folder():
 def test_servers_behind_pgbouncer_tell_each_other_of_moves(tmp_path, bouncer_folder):
     with own_database(tmp_path) as url:
         bouncer, pooled = start_pgbouncer(bouncer_folder, url)
-        servers = [ServerProcess(pooled), ServerProcess(pooled)]
+        servers = [ServerProcess(pooled, tmp_path), ServerProcess(pooled, tmp_path)]
+        referee_app = None
         try:
             for server in servers:
                 server.env["COMPANION_LISTEN_URL"] = url
                 server.start()
-            table = Api(servers[0].url).table()
-            events = open_stream(f"{servers[1].url}/api/v1/tables/{table.code}/stream",
-                                 table.tokens["Ben"])
-            version = next_version(events, -1)
+            referee_app = make_app(url, tmp_path)  # the bot's reads bypass PgBouncer
+            table = Api(servers[0].url, app=referee_app).table()
+            events = Stream(f"{servers[1].url}/api/v1/tables/{table.code}/stream",
+                            table.tokens["Ben"])
+            version = events.next_version(-1)
             for _ in range(12):  # more than psycopg's threshold for preparing a statement
-                token, move = table.first_go_big_move()
+                token, move = table.next_move()
                 assert table.act(token, **move)[0] == 200
-                version = next_version(events, version, timeout=3)
+                version = events.next_version(version, timeout=3)
         finally:
             for server in servers:
                 server.stop()
             bouncer.terminate()
             bouncer.wait(10)
+            if referee_app is not None:
+                with referee_app.app_context():
+                    db.engine.dispose()

@@ -6,9 +6,9 @@ import pytest
 import requests
 
 from companion.extensions import db
-from tests.club.services import redis_server
-from tests.conftest import Api, make_app
-from tests.web.test_live import ServerProcess
+from tests.support.api import Api
+from tests.support.app import make_app
+from tests.support.servers import ServerProcess, redis_server
 
 PROXY = {"REMOTE_ADDR": "10.9.0.1"}  # every request reaches the app from the proxy
 LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
@@ -70,7 +70,7 @@ def test_without_proxies_forged_forwarded_headers_dodge_nothing(limited_app):
 
 def test_two_servers_share_one_budget_in_redis(database_url, tmp_path):
     with redis_server(tmp_path) as storage:
-        one, two = ServerProcess(database_url), ServerProcess(database_url)
+        one, two = ServerProcess(database_url, tmp_path), ServerProcess(database_url, tmp_path)
         for server in (one, two):
             server.env.update(COMPANION_RATELIMIT="on", COMPANION_RATELIMIT_STORAGE=storage)
         try:

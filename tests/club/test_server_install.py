@@ -9,7 +9,8 @@ import time
 
 import requests
 
-from tests.conftest import ROOT, free_port
+from tests.support.app import ROOT, free_port
+from tests.support.servers import tail
 
 TEST_ONLY_PYTHON = ("pytest", "playwright", "hypothesis", "schemathesis")
 TEST_ONLY_NPM = ("axe-core", "lighthouse")
@@ -29,8 +30,9 @@ def test_make_run_in_a_fresh_clone_installs_the_server_only(tmp_path):
     try:
         deadline = time.monotonic() + 280
         while True:
-            assert server.poll() is None, (tmp_path / "make-run.log").read_text()[-3000:]
-            assert time.monotonic() < deadline, "make run did not serve in time"
+            assert server.poll() is None, tail(tmp_path / "make-run.log")
+            assert time.monotonic() < deadline, ("make run did not serve in time:\n"
+                                                 + tail(tmp_path / "make-run.log"))
             try:
                 if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2).ok:
                     break

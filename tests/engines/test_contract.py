@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from companion.games import GAMES, Game
 from companion.games.engine import HOST, IllegalAction, Note, State
 from companion.games.replay import action_rng, replay, setup_rng
-from tests.trust.support import other_options
+from tests.support.players import other_options
 
 ALL_GAMES = sorted(GAMES)
 SEEDS = range(6)

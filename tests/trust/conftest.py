@@ -1,10 +1,10 @@
-"""The trust suite's fixtures (its counts: tests/trust/counts.py)."""
+"""The trust suite's fixtures (its counts: tests/support/counts.py)."""
 from __future__ import annotations
 
 import pytest
 
-from tests.conftest import own_database
-from tests.trust.support import Stream
+from tests.support.app import own_database
+from tests.support.streams import Stream
 
 
 @pytest.fixture

@@ -14,10 +14,11 @@ import pytest
 import requests
 
 from companion.games import GAMES
-from tests.trust.counts import COUNTS
-from tests.trust.support import (ALL_GAMES, Referee, big_seed, choose_move,
-                                 new_action_id, new_table, player_counts)
-from tests.web.test_live import ServerProcess
+from tests.support.bots import choose_move
+from tests.support.counts import COUNTS
+from tests.support.players import ALL_GAMES, big_seed, new_action_id, new_table, player_counts
+from tests.support.referee import Referee
+from tests.support.servers import ServerProcess
 
 ROUNDS = 12         # races per table
 POSTERS = 6         # distinct moves raced for one version
@@ -142,8 +143,9 @@ def test_conflicting_moves_at_once_apply_once_per_version(game_id, app, live_ser
     race_table([live_server.url], app, game_id, 0)
 
 
-def test_two_server_processes_sharing_the_database_apply_once_per_version(database_url, app):
-    one, two = ServerProcess(database_url), ServerProcess(database_url)
+def test_two_server_processes_sharing_the_database_apply_once_per_version(database_url, app,
+                                                                           tmp_path):
+    one, two = ServerProcess(database_url, tmp_path), ServerProcess(database_url, tmp_path)
     one.start()
     two.start()
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from pathlib import Path
 
 import requests
 
@@ -19,10 +20,11 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Table
 from companion.table import moves
-from tests.trust.counts import COUNTS
-from tests.trust.support import (ALL_GAMES, Referee, big_seed, choose_move,
-                                 new_action_id, new_table)
-from tests.web.test_live import ServerProcess
+from tests.support.bots import choose_move
+from tests.support.counts import COUNTS
+from tests.support.players import ALL_GAMES, big_seed, new_action_id, new_table
+from tests.support.referee import Referee
+from tests.support.servers import ServerProcess
 
 KILLS = 20  # the trust issue asked for at least 20
 RUN_BETWEEN_KILLS = (0.05, 0.6)  # seconds of moves before each kill
@@ -90,9 +92,9 @@ class Bot(threading.Thread):
 
 
 class Crash:
-    def __init__(self, app, database_url: str):
+    def __init__(self, app, database_url: str, folder: Path):
         self.app = app
-        self.server = ServerProcess(database_url)
+        self.server = ServerProcess(database_url, folder)
         self.lock = threading.Condition()
         self.generation = 0
         self.up = False
@@ -171,8 +173,8 @@ def check_after_kill(app, bots: list[Bot], everything: bool = False
     return versions
 
 
-def test_sigkill_at_random_moments_loses_no_acknowledged_move(app, database_url):
-    crash = Crash(app, database_url)
+def test_sigkill_at_random_moments_loses_no_acknowledged_move(app, database_url, tmp_path):
+    crash = Crash(app, database_url, tmp_path)
     crash.start()
     bots = [Bot(crash, game_id, 0) for game_id in ALL_GAMES]
     rng = random.Random(20)

@@ -30,9 +30,12 @@ from companion.errors import STATUS
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Player, SavedDefaults, Table
-from tests.conftest import Api, make_app
-from tests.trust.counts import COUNTS
-from tests.trust.support import ALL_GAMES, Referee, form_fields, names_for
+from tests.support.api import Api
+from tests.support.app import make_app
+from tests.support.clients import form_fields
+from tests.support.counts import COUNTS
+from tests.support.players import ALL_GAMES, names_for
+from tests.support.referee import Referee
 
 # Examples per property; TRUST_EXAMPLES=1000 for a deeper run.
 EXAMPLES = int(os.environ.get("TRUST_EXAMPLES", "100"))

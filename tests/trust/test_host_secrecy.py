@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.trust.support import ALL_GAMES, choose_move, form_fields
-from tests.trust.test_secrecy import Game
+from tests.support.bots import choose_move
+from tests.support.clients import form_fields
+from tests.support.players import ALL_GAMES
+from tests.support.secrecy_game import Game
 
 HOST_MOVES = 60
 UNDO_STEPS = 5

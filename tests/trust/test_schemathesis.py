@@ -21,9 +21,9 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from companion.games import GAMES
-from tests.conftest import Api
-from tests.trust.counts import COUNTS
-from tests.trust.support import ALL_GAMES, names_for
+from tests.support.api import Api
+from tests.support.counts import COUNTS
+from tests.support.players import ALL_GAMES, names_for
 
 EXAMPLES = int(os.environ.get("TRUST_EXAMPLES", "40"))  # per operation and mode
 CASES = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import random
 import re
-from pathlib import Path
 
 import pytest
 import requests
@@ -21,11 +20,16 @@ from companion.auth import host_cookie, player_cookie
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Player, SavedDefaults, Table
-from tests.conftest import Api, make_app
-from tests.trust.counts import COUNTS
-from tests.trust.support import (HOSTILE_NAMES, Client, Referee, Stream, choose_move,
-                                 inert, new_action_id, new_table)
-from tests.web.test_live import ServerProcess
+from tests.support.api import Api
+from tests.support.app import make_app
+from tests.support.bots import choose_move
+from tests.support.clients import Client
+from tests.support.counts import COUNTS
+from tests.support.pages import HOSTILE_NAMES, inert
+from tests.support.players import new_action_id, new_table
+from tests.support.referee import Referee
+from tests.support.servers import ServerProcess
+from tests.support.streams import Stream
 
 # Pages anyone may open: the join QR, the join form and the rejoin page of a table, and the
 # table display (its page, panel, stream and QR code).
@@ -206,18 +210,6 @@ def test_every_page_has_a_csp_without_inline_script(client):
 
 # -- tokens never logged -------------------------------------------------------------------
 
-class LoggedServer(ServerProcess):
-    """The production server with its access log on, everything it writes kept."""
-
-    def __init__(self, database_url: str, log: Path):
-        super().__init__(database_url)
-        self.log = log
-
-    def start(self) -> "LoggedServer":
-        super().start(("--access-logfile", "-", "--log-level", "debug"), self.log.open("ab"))
-        return self
-
-
 class Collect(logging.Handler):
     def __init__(self):
         super().__init__(logging.DEBUG)
@@ -230,8 +222,8 @@ class Collect(logging.Handler):
 def test_tokens_are_never_logged(app, database_url, tmp_path):
     """A game through the production server with its access log on, and through the app
     in this process with every logger at DEBUG: no token is in any line written."""
-    log = tmp_path / "server.log"
-    server = LoggedServer(database_url, log).start()
+    server = ServerProcess(database_url, tmp_path,
+                           extra_args=("--access-logfile", "-", "--log-level", "debug")).start()
     tokens = []
     try:
         base = server.url
@@ -260,7 +252,7 @@ def test_tokens_are_never_logged(app, database_url, tmp_path):
         session.get(f"{base}/t/{table.code}", timeout=10)
     finally:
         server.stop()
-    written = log.read_text(errors="replace")
+    written = server.output()
     assert f"/t/{table.code}" in written, "the access log was not written"
     for token in tokens:
         assert token not in written, "a token is in the server's log"

@@ -236,7 +236,7 @@ def test_a_retried_action_id_applies_once_and_returns_the_first_answer(api):
 def test_an_action_sent_again_after_later_moves_is_answered_with_the_table_as_it_is_now(api):
     table = api.table()
     first = table.act(table.tokens["Ann"], type="play", value=3, count=1, action_id="tap-1")
-    table.play_go_big(2)
+    table.play(2)
     status, again = table.act(table.tokens["Ann"], type="play", value=3, count=1,
                               action_id="tap-1")
     assert status == 200
@@ -297,7 +297,7 @@ def test_undo_by_the_player_who_moved_or_the_host(api):
 
 def test_the_end_of_the_game_reveals_banks_and_cannot_be_undone(api):
     table = api.table(players=("Ann", "Ben"), options={"copies_per_value": 4})
-    table.finish_go_big()
+    table.finish()
     final = table.view()
     assert final["status"] == "finished"
     assert all("bank_total" in seat for seat in final["state"]["seats"])

@@ -6,16 +6,13 @@ import json
 import re
 
 from companion import records
-from tests.conftest import Api, csrf_of
+from tests.support.api import Api
+from tests.support.pages import csrf_of
+from tests.support.screens import as_player
 
 
 def as_host(client, code: str, host_token: str):
     client.set_cookie(f"companion_host_{code}", host_token)
-    return client
-
-
-def as_player(client, code: str, token: str):
-    client.set_cookie(f"companion_{code}", token)
     return client
 
 
@@ -91,7 +88,7 @@ def test_the_host_undoes_several_moves_but_never_past_a_reveal(app):
 def test_the_end_shows_a_chart_a_record_that_replays_and_play_again(app):
     api = Api(client=app.test_client())
     table = api.table(options={"copies_per_value": 4})
-    table.finish_go_big()
+    table.finish()
     phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
     html = phone.get(f"/t/{table.code}").get_data(as_text=True)
     assert 'class="chart"' in html and "Scores over the game" in html
@@ -125,7 +122,7 @@ def test_a_record_of_an_unfinished_game_is_refused(app):
 def test_past_games_and_player_statistics(app):
     api = Api(client=app.test_client())
     for _ in range(2):
-        api.table(options={"copies_per_value": 4}).finish_go_big()
+        api.table(options={"copies_per_value": 4}).finish()
     html = app.test_client().get("/games").get_data(as_text=True)
     assert html.count("<td>Go Big</td>") >= 2
     assert re.search(r"<td>Ann</td><td>Go Big</td><td>2</td><td>\d</td>", html)

@@ -14,7 +14,8 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion.games.big_money import load_box, option_defaults
-from tests.conftest import Api, csrf_of, page
+from tests.support.api import Api
+from tests.support.pages import csrf_of, page
 
 NAMES = ("Ann", "Ben", "Cat")
 STARTUPS = {"Ann": "food", "Ben": "sports", "Cat": "travel"}

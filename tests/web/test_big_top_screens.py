@@ -9,7 +9,8 @@ import secrets
 import pytest
 
 from companion.games.big_top import DECK, SUITS, card_label
-from tests.conftest import Api, csrf_of, page
+from tests.support.api import Api
+from tests.support.pages import csrf_of, page
 
 NAMES = ("Ann", "Ben", "Cat")
 PLAIN = {"clowns": "10", "sideshow": "7", "animals": "5", "performers": "3"}

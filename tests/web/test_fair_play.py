@@ -13,8 +13,10 @@ from companion.extensions import db
 from companion.models import Table
 from companion.records import replay_record
 from companion.table.moves import SEED_MAX
-from tests.conftest import Api, csrf_of, make_app, page
-from tests.trust.support import Stream
+from tests.support.api import Api
+from tests.support.app import make_app
+from tests.support.pages import csrf_of, page
+from tests.support.streams import Stream
 
 
 @pytest.fixture
@@ -76,7 +78,7 @@ def test_every_table_draws_its_own_seed_and_the_record_keeps_it(club_app):
     seeds = [stored_seed(club_app, t.code) for t in (first, second)]
     assert all(isinstance(s, int) and 0 <= s <= SEED_MAX for s in seeds)
     assert seeds[0] != seeds[1]
-    first.finish_go_big()
+    first.finish()
     response = host_client(club_app, first.code, first.host).get(f"/t/{first.code}/record.json")
     assert response.status_code == 200
     record = response.get_json()
@@ -129,7 +131,7 @@ def stored_moves(app, code: str) -> int:
 
 def test_a_rejoin_through_the_api_tells_everyone_in_the_log_and_history(app, api):
     table = api.table()
-    table.play_go_big(1)
+    table.play(1)
     new_token = rejoin_by_api(table)
     for token in (None, table.host, table.tokens["Ben"], new_token):
         line = log_of(table, token)[-1]
@@ -156,7 +158,7 @@ def test_a_rejoin_from_the_host_screen_tells_everyone_too(app, api):
 
 def test_no_undo_takes_a_rejoin_back_and_it_is_no_move(app, api):
     table = api.table()
-    table.play_go_big(1)
+    table.play(1)
     moved = log_of(table)[-1]["summary"]
     rejoin_by_api(table)
     assert stored_moves(app, table.code) == 1
@@ -179,9 +181,9 @@ def test_no_undo_takes_a_rejoin_back_and_it_is_no_move(app, api):
 
 def test_the_record_keeps_the_rejoin_and_still_replays(app, api):
     table = api.table(options={"copies_per_value": 4})
-    table.play_go_big(2)
+    table.play(2)
     table.tokens["Ann"] = rejoin_by_api(table)  # Ann plays on with the new phone
-    table.finish_go_big()
+    table.finish()
     record = host_client(app, table.code, table.host).get(
         f"/t/{table.code}/record.json").get_json()
     rejoined = [entry for entry in record["log"] if entry["kind"] == "rejoin"]

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from companion.games import GAMES
-from tests.conftest import page
-from tests.web.test_screens import new_table, post, seat
+from tests.support.pages import page
+from tests.support.screens import new_table, post, seat
 
 GAME_CSS = re.compile(r'href="/static/games/([a-z_]+)\.css\?v=[0-9a-f]{12}"')
 

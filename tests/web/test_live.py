@@ -1,15 +1,13 @@
 """Over real HTTP: live streams, concurrent writers, and servers that restart or crash."""
 from __future__ import annotations
 
-import json
 import os
 import queue
 import signal
+import socket
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import requests
@@ -18,57 +16,22 @@ from companion import live, store
 from companion.extensions import db
 from companion.models import Table
 from companion.table import moves
-from tests.conftest import ROOT, Api, Seated, free_port
-
-
-def read_events(response, into: queue.Queue) -> None:
-    """Parse a text/event-stream into (event, data) pairs on a queue: JSON data parsed,
-    a screen's panel (HTML of several data lines) as text."""
-    event, lines = None, []
-    try:
-        for line in response.iter_lines(decode_unicode=True):
-            if line.startswith("event:"):
-                event = line.split(":", 1)[1].strip()
-            elif line.startswith("data:"):
-                lines.append(line.split(":", 1)[1].removeprefix(" "))
-            elif line == "" and event:
-                text = "\n".join(lines)
-                into.put((event, text if event == "panel" else json.loads(text)))
-                event, lines = None, []
-    except requests.RequestException:
-        pass
-    into.put(("closed", None))
-
-
-def open_stream(url: str, token: str | None = None, cookies: dict | None = None) -> queue.Queue:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = requests.get(url, headers=headers, cookies=cookies, stream=True, timeout=30)
-    assert response.status_code == 200
-    assert response.headers["Content-Type"].startswith("text/event-stream")
-    events: queue.Queue = queue.Queue()
-    threading.Thread(target=read_events, args=(response, events), daemon=True).start()
-    return events
-
-
-def next_version(events: queue.Queue, above: int, timeout: float = 5) -> int:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        event, data = events.get(timeout=max(0.01, deadline - time.monotonic()))
-        if event == "version" and data["version"] > above:
-            return data["version"]
-    raise AssertionError("no newer version arrived")
+from tests.support.api import Api, Seated
+from tests.support.app import ROOT, free_port, make_app
+from tests.support.servers import GUNICORN, ServerProcess, processes_of_group
+from tests.support.streams import Stream
 
 
 def test_the_stream_announces_every_change_at_once(live_server):
     api = Api(live_server.url)
     table = api.table()
     stream_url = f"{live_server.url}/api/v1/tables/{table.code}/stream"
-    events = open_stream(stream_url, table.tokens["Ben"])
-    version = next_version(events, -1)
+    events = Stream(stream_url, table.tokens["Ben"])
+    version = events.next_version(-1)
     assert version == table.view()["version"]
     started = time.monotonic()
     table.act(table.tokens["Ann"], type="play", value=2, count=1)
-    assert next_version(events, version) == version + 1
+    assert events.next_version(version) == version + 1
     assert time.monotonic() - started < 1
 
 
@@ -78,9 +41,9 @@ def test_the_api_stream_pushes_each_viewers_own_view(live_server):
     api = Api(live_server.url)
     table = api.table()
     url = f"{live_server.url}/api/v1/tables/{table.code}/stream"
-    streams = {"Ben": open_stream(url, table.tokens["Ben"]), None: open_stream(url)}
+    streams = {"Ben": Stream(url, table.tokens["Ben"]), None: Stream(url)}
     for events in streams.values():
-        next_version(events, -1)
+        events.next_version(-1)
     version = table.act(table.tokens["Ann"], type="play", value=2, count=1)[1]["version"]
     for name, events in streams.items():
         event, data = events.get(timeout=5)
@@ -98,8 +61,8 @@ def test_a_screen_stream_pushes_its_panel_when_newer_than_the_page(live_server):
     version = table.view()["version"]
     cookies = {f"companion_{table.code}": table.tokens["Ben"]}
     url = f"{live_server.url}/t/{table.code}/events?screen=phone"
-    behind = open_stream(f"{url}&since={version - 1}", cookies=cookies)
-    current = open_stream(f"{url}&since={version}", cookies=cookies)
+    behind = Stream(f"{url}&since={version - 1}", cookies=cookies)
+    current = Stream(f"{url}&since={version}", cookies=cookies)
     event, html = behind.get(timeout=5)
     assert event == "panel" and f'data-version="{version}"' in html
     time.sleep(0.3)
@@ -114,9 +77,9 @@ def test_a_screen_stream_pushes_its_panel_when_newer_than_the_page(live_server):
 def test_a_revoked_token_is_refused_by_an_open_stream(live_server):
     api = Api(live_server.url)
     table = api.table()
-    events = open_stream(f"{live_server.url}/api/v1/tables/{table.code}/stream",
-                         table.tokens["Ann"])
-    next_version(events, -1)
+    events = Stream(f"{live_server.url}/api/v1/tables/{table.code}/stream",
+                    table.tokens["Ann"])
+    events.next_version(-1)
     api.call("POST", f"/tables/{table.code}/players/{table.ids['Ann']}/rejoin", table.host)
     seen = []
     while True:
@@ -193,7 +156,6 @@ def test_a_new_app_on_the_same_database_continues_every_table(app, database_url,
     before = table.view(table.tokens["Ann"])
     with app.app_context():
         db.engine.dispose()
-    from tests.conftest import make_app
     again = make_app(database_url, tmp_path)
     table.api = Api(client=again.test_client())
     assert table.view(table.tokens["Ann"]) == before
@@ -206,45 +168,6 @@ def test_a_new_app_on_the_same_database_continues_every_table(app, database_url,
 
 # -- real server processes ----------------------------------------------------------
 
-class ServerProcess:
-    """`gunicorn -c gunicorn.conf.py wsgi:app`, as in production, on a port of its own."""
-
-    def __init__(self, database_url: str, workers: int = 1):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = dict(os.environ, DATABASE_URL=database_url, PORT=str(self.port),
-                        HOST="127.0.0.1", WEB_CONCURRENCY=str(workers),
-                        COMPANION_THREADS="16", SECRET_KEY="test-secret",
-                        COMPANION_RATELIMIT="off", COMPANION_TEST_SEEDS="on")
-        self.process: subprocess.Popen | None = None
-
-    def start(self, extra_args: tuple[str, ...] = (), output=subprocess.DEVNULL) -> "ServerProcess":
-        self.process = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py",
-             *extra_args, "wsgi:app"],
-            cwd=ROOT, env=self.env, stdout=output, stderr=output, start_new_session=True)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(self.url + "/", timeout=1).status_code == 200:
-                    return self
-            except requests.RequestException:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def kill(self) -> None:
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 @pytest.fixture
 def server_database(database_url):
     return database_url
@@ -254,23 +177,23 @@ def on_sqlite(database_url: str) -> bool:
     return database_url.startswith("sqlite")
 
 
-def test_a_move_through_one_server_reaches_a_phone_on_another(server_database):
+def test_a_move_through_one_server_reaches_a_phone_on_another(server_database, app, tmp_path):
     if on_sqlite(server_database):
         pytest.skip("servers sharing a database tell each other of a change through "
                     "PostgreSQL's LISTEN/NOTIFY; SQLite is served by one process, and "
                     "another's change reaches it by the slow poll (tested below)")
-    one = ServerProcess(server_database).start()
-    two = ServerProcess(server_database).start()
+    one = ServerProcess(server_database, tmp_path).start()
+    two = ServerProcess(server_database, tmp_path).start()
     try:
-        table = Api(one.url).table()
-        events = open_stream(f"{two.url}/api/v1/tables/{table.code}/stream", table.tokens["Ben"])
-        version = next_version(events, -1)
+        table = Api(one.url, app=app).table()
+        events = Stream(f"{two.url}/api/v1/tables/{table.code}/stream", table.tokens["Ben"])
+        version = events.next_version(-1)
         waited = []
         for _ in range(4):  # moves through the first server, each told at once on the second
-            token, move = table.first_go_big_move()
+            token, move = table.next_move()
             started = time.monotonic()
             assert table.act(token, **move)[0] == 200
-            version = next_version(events, version)
+            version = events.next_version(version)
             waited.append(time.monotonic() - started)
         # Faster than any poll: the server that made the move told the other.
         assert max(waited) < 0.3, waited
@@ -279,23 +202,23 @@ def test_a_move_through_one_server_reaches_a_phone_on_another(server_database):
         two.stop()
 
 
-def test_a_change_written_by_another_program_reaches_the_streams(server_database, app):
+def test_a_change_written_by_another_program_reaches_the_streams(server_database, app,
+                                                                 tmp_path):
     """A program other than the server writing to its database (this test's process,
     as a command-line import would): its change reaches the server's open streams within
     the slow poll's period (on PostgreSQL, its notification is there sooner)."""
-    server = ServerProcess(server_database).start()
+    server = ServerProcess(server_database, tmp_path).start()
     try:
         table = Api(server.url).table()
-        events = open_stream(f"{server.url}/api/v1/tables/{table.code}/stream",
-                             table.tokens["Ben"])
-        version = next_version(events, -1)
+        events = Stream(f"{server.url}/api/v1/tables/{table.code}/stream", table.tokens["Ben"])
+        version = events.next_version(-1)
         elsewhere = Seated(Api(client=app.test_client()), table.code, table.host,
                            table.tokens, table.ids)
         for _ in range(2):
-            token, move = elsewhere.first_go_big_move()
+            token, move = elsewhere.next_move()
             started = time.monotonic()
             assert elsewhere.act(token, **move)[0] == 200
-            version = next_version(events, version, timeout=live.POLL_SECONDS + 3)
+            version = events.next_version(version, timeout=live.POLL_SECONDS + 3)
             assert time.monotonic() - started < live.POLL_SECONDS + 1.5  # the poll, and a margin
     finally:
         server.stop()
@@ -313,8 +236,7 @@ def test_several_workers_on_sqlite_are_refused_at_start(database, tmp_path):
     env.pop("DATABASE_URL", None)
     if database:
         env["DATABASE_URL"] = database.format(folder=tmp_path)
-    done = subprocess.run([str(Path(sys.executable).parent / "gunicorn"), "-c",
-                           "gunicorn.conf.py", "wsgi:app"],
+    done = subprocess.run([GUNICORN, "-c", "gunicorn.conf.py", "wsgi:app"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "on SQLite Companion runs one worker process" in done.stderr
@@ -324,19 +246,19 @@ def test_several_workers_on_sqlite_are_refused_at_start(database, tmp_path):
         requests.get(f"http://127.0.0.1:{port}/", timeout=2)
 
 
-def test_several_workers_serve_on_postgresql(server_database):
+def test_several_workers_serve_on_postgresql(server_database, app, tmp_path):
     if on_sqlite(server_database):
         pytest.skip("several workers need PostgreSQL (refused on SQLite, tested above)")
-    server = ServerProcess(server_database, workers=2).start()
+    server = ServerProcess(server_database, tmp_path, workers=2).start()
     try:
-        table = Api(server.url).table()
-        events = open_stream(f"{server.url}/api/v1/tables/{table.code}/stream",
-                             table.tokens["Ben"])
-        version = next_version(events, -1)
+        table = Api(server.url, app=app).table()
+        events = Stream(f"{server.url}/api/v1/tables/{table.code}/stream",
+                        table.tokens["Ben"])
+        version = events.next_version(-1)
         for _ in range(6):  # whichever worker takes the move, the stream is told at once
-            token, move = table.first_go_big_move()
+            token, move = table.next_move()
             assert table.act(token, **move)[0] == 200
-            version = next_version(events, version, timeout=1)
+            version = events.next_version(version, timeout=1)
     finally:
         server.stop()
 
@@ -344,17 +266,14 @@ def test_several_workers_serve_on_postgresql(server_database):
 def test_stopping_the_server_ends_every_stream_at_once(server_database, tmp_path):
     """SIGTERM (a supervisor stopping the server): every open stream ends at once, the
     server exits by itself within its graceful timeout, and nothing had to be killed."""
-    log = tmp_path / "server.log"
-    server = ServerProcess(server_database)
-    with log.open("wb") as output:
-        server.start(output=output)
+    server = ServerProcess(server_database, tmp_path).start()
     try:
         table = Api(server.url).table()
         api_url = f"{server.url}/api/v1/tables/{table.code}/stream"
-        streams = [open_stream(api_url, token) for token in table.tokens.values()]
-        streams.append(open_stream(api_url))  # the public view
-        streams.append(open_stream(f"{server.url}/t/{table.code}/events?screen=phone",
-                                   cookies={f"companion_{table.code}": table.tokens["Ann"]}))
+        streams = [Stream(api_url, token) for token in table.tokens.values()]
+        streams.append(Stream(api_url))  # the public view
+        streams.append(Stream(f"{server.url}/t/{table.code}/events?screen=phone",
+                              cookies={f"companion_{table.code}": table.tokens["Ann"]}))
         for events in streams:
             assert events.get(timeout=5)[0] in ("version", "panel")
         server.process.send_signal(signal.SIGTERM)
@@ -368,13 +287,13 @@ def test_stopping_the_server_ends_every_stream_at_once(server_database, tmp_path
         assert server.process.wait(timeout=30) == 0
     finally:
         server.stop()
-    written = log.read_text()
+    written = server.output()
     assert "graceful timeout" not in written.lower(), written
     assert "SIGKILL" not in written and "Traceback" not in written, written
 
 
-def test_stopping_and_killing_the_server_loses_nothing(server_database):
-    server = ServerProcess(server_database).start()
+def test_stopping_and_killing_the_server_loses_nothing(server_database, tmp_path):
+    server = ServerProcess(server_database, tmp_path).start()
     try:
         api = Api(server.url)
         table = api.table(players=("Ann", "Ben"))
@@ -398,6 +317,23 @@ def test_stopping_and_killing_the_server_loses_nothing(server_database):
             assert table.view(token) == before
         status, log = api.call("GET", f"/tables/{table.code}/log")
         assert len(log["events"]) == acknowledged
+    finally:
+        server.stop()
+
+
+def test_a_killed_server_keeps_its_port_and_leaves_no_process(server_database, tmp_path):
+    """Between a kill and the restart no other program can take the server's port (other
+    tests ask for free ports all the time), and no process of the killed server is left
+    holding it."""
+    server = ServerProcess(server_database, tmp_path).start()
+    try:
+        group = server.process.pid
+        server.kill()
+        assert processes_of_group(group) == []
+        with socket.socket() as neighbour, pytest.raises(OSError):
+            neighbour.bind(("127.0.0.1", server.port))
+        server.start()
+        assert requests.get(server.url + "/healthz", timeout=10).ok
     finally:
         server.stop()
 

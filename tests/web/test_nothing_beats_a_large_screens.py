@@ -8,7 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.conftest import Api, Seated, csrf_of, page
+from tests.support.api import Api, Seated
+from tests.support.pages import csrf_of, page
 
 GAME = "nothing-beats-a-large"
 # Seed 0 deals (seats Ann, Ben, Cat):

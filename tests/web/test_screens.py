@@ -6,32 +6,8 @@ import re
 import pytest
 
 from companion.games import GAMES
-from tests.conftest import csrf_of, page
-
-
-def post(client, url: str, data: dict, csrf_from: str, status: int = 303, htmx=False):
-    data = dict(data, csrf_token=csrf_of(page(client, csrf_from)))
-    headers = {"HX-Request": "true"} if htmx else {}
-    response = client.post(url, data=data, headers=headers)
-    assert response.status_code == status, response.get_data(as_text=True)[:800]
-    return response
-
-
-@pytest.fixture
-def host(app):
-    return app.test_client()
-
-
-def new_table(host, game="go-big", **options) -> str:
-    response = post(host, f"/new/{game}", options, f"/new/{game}")
-    code = re.search(r"/t/([A-Z]{4})/host", response.headers["Location"]).group(1)
-    return code
-
-
-def seat(app, code: str, name: str):
-    phone = app.test_client()
-    post(phone, f"/j/{code}", {"name": name}, f"/j/{code}")
-    return phone
+from tests.support.pages import csrf_of, page
+from tests.support.screens import new_table, post, seat
 
 
 def test_home_lists_only_built_games_and_takes_a_room_code(client, app):

@@ -3,7 +3,7 @@ API and static files leave it alone, so an error page rendered there (which rend
 token of its own) never replaces the token a phone's forms carry."""
 from __future__ import annotations
 
-from tests.conftest import csrf_of, page
+from tests.support.pages import csrf_of, page
 
 ELSEWHERE = ("/api/v1/tables/ZZZZ", "/api/v1/openapi.json", "/static/nothing-here.js",
              "/static/app.js")

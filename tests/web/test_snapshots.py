@@ -22,13 +22,13 @@ def a_game(app, api, moves: int):
     table = api.table()
     with app.app_context():
         table_id = read.find(table.code).id
-    table.play_go_big(moves)
+    table.play(moves)
     return table, table_id, whole(app, table_id)
 
 
 def test_snapshots_built_from_moves_equal_those_loaded_whole(app, api):
     table, table_id, older = a_game(app, api, 3)
-    table.play_go_big(12)  # past the log lines and actions a snapshot keeps
+    table.play(12)  # past the log lines and actions a snapshot keeps
     with app.app_context():
         made_here = read.find(table.code)  # the snapshot the moves left in memory
         caught_up = store.load(table_id, older)  # only the moves since `older` read
@@ -41,7 +41,7 @@ def test_snapshots_built_from_moves_equal_those_loaded_whole(app, api):
 def test_an_undo_or_a_seat_change_loads_the_snapshot_whole(app, api):
     table, table_id, older = a_game(app, api, 4)
     assert api.call("POST", f"/tables/{table.code}/undo", table.host)[0] == 200
-    table.play_go_big(2)
+    table.play(2)
     status, _ = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ben']}/rejoin",
                          table.host)
     assert status == 200

@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 
 from companion.chart import from_first_score, line_chart, marker_samples
-from tests.browser.test_accessibility import bot_moves
-from tests.conftest import Api
-from tests.web.test_at_the_table import as_player
+from tests.support.api import Api
+from tests.support.screens import as_player
 
 
 def result_html(app, table) -> str:
@@ -29,7 +28,7 @@ def rows(html: str) -> list[list[str]]:
 
 def test_go_big_ranks_with_a_labelled_score_and_tie_break(app):
     table = Api(client=app.test_client()).table(options={"copies_per_value": 4})
-    table.finish_go_big()
+    table.finish()
     result = table.view()["result"]
     assert result["score_label"] == "bank total" and result["ranked"] is True
     found = rows(result_html(app, table))
@@ -46,7 +45,7 @@ def test_go_big_ranks_with_a_labelled_score_and_tie_break(app):
 
 def test_nothing_beats_a_large_names_its_winner_and_ranks_nobody_else(app):
     table = Api(client=app.test_client()).table("nothing-beats-a-large")
-    bot_moves(app, table, None)
+    table.finish()
     result = table.view()["result"]
     names = {p["id"]: p["name"] for p in table.view()["players"]}
     winner = names[result["winners"][0]]

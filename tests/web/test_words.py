@@ -7,8 +7,8 @@ import re
 import pytest
 
 from companion.games import GAMES
-from tests.conftest import page
-from tests.web.test_screens import host, new_table, post, seat  # noqa: F401 (a fixture)
+from tests.support.pages import page
+from tests.support.screens import new_table, post, seat
 
 
 def visible_text(html: str) -> str:

@@ -1,0 +1,79 @@
+"""A live server with a table of every game in every phase (the lobby, mid-game after a
+few bot moves, the end after bot moves to the end), for the browser tests that look at
+every screen."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.extensions import db
+from tests.support.api import Api, Seated
+from tests.support.app import LiveServer, make_app
+from tests.support.browser import LAN_NAME
+
+# Per game: the options and players of its tables, and how many bot moves make "mid-game"
+# (past the setup steps, so the usual turn controls show).
+GAME_TABLES = {
+    "go-big": ({}, ("Ann", "Ben", "Cat"), 6),
+    "big-money": ({}, ("Ann", "Ben", "Cat"), 14),
+    "big-top": ({"deals_per_player": 1}, ("Ann", "Ben", "Cat"), 10),
+    "nothing-beats-a-large": ({}, ("Ann", "Ben", "Cat"), 6),
+}
+PHASES = ("lobby", "mid", "end")
+
+
+@dataclass
+class Site:
+    url: str  # what the phones open (a LAN name over plain HTTP)
+    local_url: str  # where test code calls the same server
+    app: object
+    tables: dict = field(default_factory=dict)  # (game, phase) -> Seated
+
+    def awaited_token(self, table: Seated) -> str:
+        """The token of a player the table awaits (whose phone shows the moves), else the
+        first player's."""
+        waiting = table.view()["waiting_for"]
+        return table.token_of(waiting[0]) if waiting else next(iter(table.tokens.values()))
+
+    def cookies(self, table: Seated, token: str) -> list[dict]:
+        return [{"name": f"companion_{table.code}", "value": token, "url": self.url},
+                {"name": f"companion_host_{table.code}", "value": table.host, "url": self.url}]
+
+
+def build_site(tmp: Path) -> tuple[Site, LiveServer]:
+    """A live server with a table of every game in every phase."""
+    app = make_app(f"sqlite:///{tmp / 'companion.sqlite3'}", tmp)
+    server = LiveServer(app, LAN_NAME)
+    app.config["PUBLIC_URL"] = server.url
+    server.start()
+    site = Site(server.url, server.local_url, app)
+    api = Api(client=app.test_client())
+    for game, (options, players, mid_moves) in GAME_TABLES.items():
+        for phase in PHASES:
+            table = api.table(game, players=players, start=phase != "lobby", options=options,
+                              seed=11)
+            if phase == "mid":
+                table.play(mid_moves)
+            elif phase == "end":
+                table.finish()
+                assert table.view()["status"] == "finished"
+            site.tables[game, phase] = table
+    # Big Money's market being turned over: the cards the tables above typed are on offer.
+    table = api.table("big-money", players=GAME_TABLES["big-money"][1], seed=11)
+    for token in table.tokens.values():
+        assert table.act(token, type="startup", industry="food")[0] == 200
+    site.tables["big-money", "market"] = table
+    return site, server
+
+
+@contextmanager
+def running_site(folder):
+    """build_site's tables on a live server, stopped and disposed of afterwards."""
+    site, server = build_site(folder)
+    try:
+        yield site
+    finally:
+        server.stop()
+        with site.app.app_context():
+            db.engine.dispose()

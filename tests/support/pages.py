@@ -1,0 +1,50 @@
+"""Pages: their CSRF token, fetching them with the test client, and checking that nothing
+on them runs (player names are text, no inline script)."""
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+
+# Names that would run script or break out of an attribute if they were not escaped: the
+# trust suite plays every game with them, so every screen of every game renders them.
+HOSTILE_NAMES = ('<script>f()</script>', '<img src=x onerror=f()>', 'Ann "&" \'Bo\'',
+                 '"><svg onload=f()>', 'Dan</li><b>', 'Eve')
+
+
+def csrf_of(html_text: str) -> str:
+    """The CSRF token a page hands its forms and htmx requests."""
+    return re.search(r'"X-CSRFToken": "([^"]+)"', html_text).group(1)
+
+
+def page(client, url: str, status: int = 200) -> str:
+    """The text of a page fetched with the test client, checking its status."""
+    response = client.get(url)
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
+    return response.get_data(as_text=True)
+
+
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.problems: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name.startswith(("on", "hx-on")):
+                self.problems.append(f"an inline event handler {name}= on <{tag}>")
+            if name in ("href", "src", "action", "formaction", "hx-get", "hx-post") and \
+                    (value or "").strip().lower().startswith("javascript:"):
+                self.problems.append(f"a javascript: URL in <{tag} {name}>")
+        if tag == "script" and not dict(attrs).get("src"):
+            self.problems.append("an inline <script>")
+
+
+def inert(page_text: str, where: str) -> None:
+    """No player name is markup, and nothing on the page runs inline script."""
+    for name in HOSTILE_NAMES:
+        if name != html.escape(name, quote=False):
+            assert name not in page_text, f"{where}: the name {name!r} is not escaped"
+    tags = _Tags()
+    tags.feed(page_text)
+    assert not tags.problems, f"{where}: {tags.problems[0]}"
