@@ -37,6 +37,10 @@ keepalive = 5
 # connections: a kept-alive one closes within `keepalive` seconds.
 graceful_timeout = keepalive + 5
 # No access log: request lines are nobody's business (and must never hold a token).
+# gunicorn's control socket (for its `gunicornc` command) is one path per user by default,
+# shared by every server that user starts: each new one takes it over from the others. The
+# app is run with signals, as any gunicorn, and needs none.
+control_socket_disable = True
 accesslog = None
 errorlog = "-"
 loglevel = "warning"

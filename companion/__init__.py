@@ -7,6 +7,7 @@ from pathlib import Path
 
 from flask import Flask
 from jinja2 import FileSystemLoader
+from markupsafe import Markup, escape
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -68,6 +69,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.globals["url_for"] = url_for
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list
+    app.jinja_env.filters["and_list"] = and_list
     app.jinja_env.filters["breakable_url"] = links.breakable
     app.jinja_env.filters.update(public_part.FILTERS)
 
@@ -120,6 +122,11 @@ def engine_options(settings) -> dict:
         # prepared in one transaction's session is gone in the next one's.
         options["connect_args"] = {"prepare_threshold": None}
     return options
+
+
+def and_list(items: list) -> Markup:
+    """Words (text or markup) joined as "A, B and C", each escaped unless it is markup."""
+    return Markup(join_names([str(escape(item)) for item in items]))
 
 
 def name_list(player_ids: list[int], names: dict[int, str]) -> str:

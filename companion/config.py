@@ -16,10 +16,19 @@ def secret_key(instance_path: str) -> str:
         return os.environ["SECRET_KEY"]
     path = Path(instance_path) / "secret_key"
     if not path.exists():
+        # Written whole under another name, then linked into place: of two processes
+        # starting at once, one key wins and both read it, never a half-written file.
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        draft = path.with_name(f"secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:
             handle.write(secrets.token_hex(32))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(draft)
     return path.read_text().strip()
 
 

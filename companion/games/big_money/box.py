@@ -54,7 +54,7 @@ def category_names(box: dict | None = None) -> dict[str, str]:
 
 def proposed_payout(price: int, stock: bool, box: dict | None = None) -> int:
     """What a newly entered asset pays unless the player says otherwise: its price for a
-    regular asset, double for a stock (per the review quoted in RULINGS.md)."""
+    regular asset, double for a stock (our ruling, docs/rulings.md, Big Money)."""
     box = box if box is not None else _shared_box()
     kind = "stock" if stock else "regular"
     return price * box["asset_payout_per_price"][kind]["value"]

@@ -1,7 +1,7 @@
 """Big Money's rules: the app is the Bank and the Biz News deck; the players keep the
 cards and dice.
 
-Rulebook: big-money.txt; rulings: RULINGS.md (Big Money). The numbers the rulebook does
+Our rulings: docs/rulings.md (Big Money). The numbers the rulebook does
 not print are box data (box.json), editable by the host as options.
 
 Steps: "setup" (every player takes a Start-Up; the four market cards are revealed), then

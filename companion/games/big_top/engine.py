@@ -1,7 +1,7 @@
 """Big Top's rules (and its Fan Tan variant): the app keeps the hands, charts, piles, receipts and
 money; the players hold the real cards.
 
-Rulebook: big-top.txt; rulings: RULINGS.md (Big Top). Each deal runs in three steps:
+Our rulings: docs/rulings.md (Big Top). Each deal runs in three steps:
 "hands" (each player enters their dealt cards; together they must be the 52-card deck),
 "receipts" (each player secretly places $10, $7, $5, $3, one per suit; not in Fan Tan)
 and "play". After the last deal the step is "over".

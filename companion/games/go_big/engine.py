@@ -1,6 +1,6 @@
 """Go Big's rules: the app tracks hand counts, displays, the deck, the market and secret banks.
 
-Rulebook: go-big.txt; rulings: RULINGS.md (Go Big). The players hold the real cards; the
+Our rulings: docs/rulings.md (Go Big). The players hold the real cards; the
 app only counts them, so a play is a (value, count) the player reports.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Nothing Beats a Large's rules: the app deals trios and goals, referees casts and keeps secrets.
 
-Rulebook: nothing-beats-a-large.txt; rulings: RULINGS.md (Nothing Beats a Large). The
+Our rulings: docs/rulings.md (Nothing Beats a Large). The
 players hold the real pyramids; the app mirrors who holds which piece, so a steal is the
 piece the thief reports taking.
 
