@@ -102,7 +102,7 @@ def test_a_small_response_is_sent_as_it_is(live_server):
 
 def test_a_phone_panel_and_an_api_view_are_compressed(live_server, api):
     table = api.table(players=("Ann", "Ben", "Cat", "Dan", "Eve", "Fay"))
-    table.play_go_big(2)
+    table.play(2)
     cookie = f"companion_{table.code}={table.tokens['Ben']}"
     status, headers, body = fetch(live_server, f"/t/{table.code}/panel?screen=phone",
                                   BROWSER, Cookie=cookie)
@@ -165,7 +165,7 @@ def test_a_live_stream_is_never_compressed_and_delivers_each_event_at_once(
             next_event(lines, name)  # the API's stream starts with the version it is at
         # Each move's event arrives while the stream stays open: none is held back.
         for move in range(2):
-            token, action = table.first_go_big_move()
+            token, action = table.next_move()
             status, body = table.act(token, **action)
             assert status == 200, body
             data = next_event(lines, name)
