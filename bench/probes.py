@@ -8,6 +8,8 @@ import random
 import re
 from urllib.parse import urljoin, urlparse
 
+import brotli
+
 from figures import pct
 from httpc import Client, HttpError, now
 from load import Bench
@@ -156,7 +158,8 @@ async def request_costs(bench: Bench, count: int = 150) -> dict:
 
 
 async def first_load(bench: Bench) -> dict:
-    """The phone page and everything it references, as served (gzip) and were it gzipped
+    """The phone page and everything it references, as served (brotli or gzip, as a phone
+    asks for either) and were it gzipped
     (what the server gzipped is measured again as its plain text gzipped), and any URL
     that leaves the server."""
     group = next(g for g in bench.groups if g.playing)
@@ -173,7 +176,8 @@ async def first_load(bench: Bench) -> dict:
         response = await client.request("GET", urlparse(url).path or "/", headers)
         body = response.body
         encoding = response.headers.get("content-encoding", "")
-        plain = gzip.decompress(body) if encoding == "gzip" else body
+        plain = (gzip.decompress(body) if encoding == "gzip"
+                 else brotli.decompress(body) if encoding == "br" else body)
         items.append({"url": urlparse(url).path, "kind": kind, "status": response.status,
                       "served_bytes": len(body), "encoding": encoding or "identity",
                       "raw_bytes": len(plain),
