@@ -116,7 +116,10 @@ def join(table: Snapshot, name: Any, local: bool = False) -> tuple[Seat, str]:
                                   "token_hash": hash_token(token)}])
 
     after = store.write(table, seat).table
-    return next(p for p in after.players if p.name_key == name.casefold()), token
+    joined = next((p for p in after.players if p.name_key == name.casefold()), None)
+    if joined is None:  # the host removed the seat the moment it was taken
+        raise conflict("Your seat was taken away again; please join once more.")
+    return joined, token
 
 
 def _reseated(order: list[int]) -> dict[int, dict]:

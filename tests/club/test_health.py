@@ -73,3 +73,28 @@ def test_with_limits_on_an_unreachable_database_is_still_503_with_retry_after(tm
     response = app.test_client().get("/api/v1/tables/ABCD")
     assert response.status_code == 503
     assert int(response.headers["Retry-After"]) >= 1
+
+
+def test_a_database_that_reads_but_refuses_writes_is_503_for_a_new_table(tmp_path):
+    """Another process holds SQLite's write lock: a new table is told the database is out
+    of reach (503), not that no room code was free, and nothing is written."""
+    import sqlite3
+
+    url = f"sqlite:///{tmp_path / 'busy.sqlite3'}"
+    app = make_app(url, tmp_path, SQLITE_BUSY_SECONDS=0.2)
+    client = app.test_client()
+    assert client.post("/api/v1/tables", json={"game": "go-big"}).status_code == 201
+    holder = sqlite3.connect(tmp_path / "busy.sqlite3", isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")  # readers go on (WAL); every other writer waits
+        response = client.post("/api/v1/tables", json={"game": "go-big"})
+        assert response.status_code == 503, response.get_data(as_text=True)
+        assert response.get_json()["error"]["code"] == "unavailable"
+        assert "room code" not in response.get_data(as_text=True)
+        assert client.get("/healthz").status_code == 200  # it still reads
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with app.app_context():
+        assert db.session.execute(db.text("SELECT count(*) FROM tables")).scalar() == 1
+        db.engine.dispose()
