@@ -45,13 +45,14 @@ default_pool_size = 4
 max_client_conn = 500
 logfile = {folder / 'pgbouncer.log'}
 """)
+    log = folder / "pgbouncer.log"  # its own log, and what it says before it opens that
+    log.touch()
     command = [PGBOUNCER, str(folder / "pgbouncer.ini")]
     if os.geteuid() == 0:
         command.insert(1, "--user=postgres")
         shutil.chown(folder, "postgres")
-        for name in ("users.txt", "pgbouncer.ini"):
+        for name in ("users.txt", "pgbouncer.ini", "pgbouncer.log"):
             shutil.chown(folder / name, "postgres")
-    log = folder / "pgbouncer.log"  # its own log, and what it says before it opens that
     with log.open("ab") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
     wait_for_port(port, process, "pgbouncer", log)
