@@ -6,7 +6,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from .. import records
 from ..auth import COOKIE_MAX_AGE, cookie_viewer, host_cookie, player_cookie, viewer_for_token
 from ..errors import CompanionError, bad_request
-from ..extensions import limiter
+from ..extensions import count_missed_lookup, limiter
 from ..games import GAMES
 from ..table import read, seating
 from . import options_form
@@ -121,6 +121,8 @@ def rejoin_by_code(code: str):
     try:
         token = seating.take_seat_by_code(table, typed)
     except CompanionError as error:
+        if error.code == "illegal":
+            count_missed_lookup()
         return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
                                error=error, typed=typed[:20]), error.status
     response = redirect(url_for("screens.phone", code=table.code), code=303)
