@@ -458,7 +458,31 @@ def test_fan_tan_hands_announce_their_count():
     state = arranged([1, 2, 3], current=1, hands={1: ["clowns-P"]}, variant="fan-tan")
     state["deals"] = GAME.setup([1, 2, 3], chosen, random.Random(0))["deals"]
     notes = act(state, 1, type="play", card="clowns-P")
-    assert notes[-1].text == "Deal 2 of 4: {name:2} deals. Everyone, enter your new hand."
+    # One word for it, as on the screen: the rulebook's Fan Tan "ends the hand".
+    assert notes[-1].text == "Hand 2 of 4: {name:2} deals. Everyone, enter your new hand."
+
+
+@pytest.mark.parametrize("variant, word", [("fan-tan", "hand"), ("big-top", "deal")])
+def test_each_variant_names_its_rounds_with_one_word(variant, word):
+    """Fan Tan's rounds are hands and Big Top's deals, in the log as on the screen ("Hand 2
+    of 3"). Fan Tan never says "deal" for one ("X deals" is the verb); Big Top's "hand" is
+    a player's cards."""
+    lines, playing = [], []
+
+    def listen(state, player, notes):
+        lines.extend(note.text for note in notes)
+        if state["step"] == "play" and not playing:
+            playing.append(copy.deepcopy(state))
+
+    play_random_game([1, 2, 3], {"variant": variant, "peanuts": 100, "hands": 2}, 5,
+                     check=listen)
+    numbered = [line for line in lines if re.match(r"\w+ \d of \d:", line)]
+    assert numbered and all(line.startswith(word.capitalize()) for line in numbered), numbered
+    assert f"That was the last {word}: the game is over." in lines
+    if variant == "fan-tan":
+        assert not re.search(r"\bdeal\b", " ".join(lines), re.IGNORECASE), lines
+    refusal = refused(playing[0], 1, {"type": "hand", "cards": ["clowns-P"]})
+    assert f"at the start of a {word}; this {word} is already under way" in refusal
 
 
 @pytest.mark.parametrize("count, per_player, deals",

@@ -32,6 +32,11 @@ from .deals import pay_receipts, start_deal, take_pot
 from .models import Call, Hand, Options, Pass, Play, PlayCalled, Receipts
 
 
+# What one round of dealing and playing out is called: the rulebook's Big Top moves "on to
+# the next deal"; its Fan Tan "ends the hand".
+ROUND_WORDS = {"big-top": "deal", "fan-tan": "hand"}
+
+
 class BigTop(Game):
     id = "big-top"
     title = "Big Top"
@@ -82,6 +87,10 @@ class BigTop(Game):
     @staticmethod
     def _fan_tan(state: State) -> bool:
         return state["variant"] == "fan-tan"
+
+    @staticmethod
+    def _round_word(state: State) -> str:
+        return ROUND_WORDS[state["variant"]]
 
     @staticmethod
     def _is_out(seat: dict) -> bool:
@@ -163,8 +172,9 @@ class BigTop(Game):
                     rng: random.Random) -> list[Note]:
         seat = self._seat(state, player)
         if state["step"] != "hands":
-            raise IllegalAction("Hands are entered at the start of a deal; this deal is "
-                                "already under way.")
+            word = self._round_word(state)
+            raise IllegalAction(f"Hands are entered at the start of a {word}; this {word} "
+                                "is already under way.")
         cards = self._valid_entry(action.cards)
         seat["hand"] = cards
         notes = [Note(f"{{name:{player}}} entered their hand.",
@@ -387,12 +397,14 @@ class BigTop(Game):
         if state["deal"] == state["deals"]:
             state["step"] = "over"
             state["current"] = None
-            notes.append(Note("That was the last deal: the game is over."))
+            notes.append(Note(f"That was the last {self._round_word(state)}: the game "
+                              "is over."))
             return notes
         start_deal(state)
         dealer = state["seats"][state["dealer_seat"]]["player"]
-        notes.append(Note(f"Deal {state['deal']} of {state['deals']}: {{name:{dealer}}} "
-                          f"deals. Everyone, enter your new hand."))
+        notes.append(Note(f"{self._round_word(state).capitalize()} {state['deal']} of "
+                          f"{state['deals']}: {{name:{dealer}}} deals. Everyone, enter your "
+                          "new hand."))
         return notes
 
     # -- what a viewer sees ----------------------------------------------------------
