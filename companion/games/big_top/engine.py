@@ -197,19 +197,20 @@ class BigTop(Game):
 
     def _check_hands(self, state: State) -> list[Note]:
         """With every hand in, they must together be exactly the deck. The check names
-        the cards that are off, never who entered them."""
+        the cards nobody entered to everyone, and a card entered twice only to the
+        players who entered it (to anyone else it would say who holds it); never who
+        entered what."""
         counts = Counter(c for s in state["seats"] for c in s["hand"])
         missing = [c for c in DECK if counts[c] == 0]
         doubled = [c for c in DECK if counts[c] > 1]
         if missing or doubled:
             state["check"] = {"missing": missing, "doubled": doubled}
-            problems = []
-            if missing:
-                problems.append("missing: " + ", ".join(map(card_label, missing)))
-            if doubled:
-                problems.append("entered twice: " + ", ".join(map(card_label, doubled)))
-            return [Note("The hands do not make up the deck (" + "; ".join(problems)
-                         + "). Everyone, check your entry.")]
+            private = {}
+            for seat in state["seats"]:
+                yours = [c for c in doubled if c in seat["hand"]]
+                if yours:
+                    private[seat["player"]] = self._check_line(missing, len(doubled), yours)
+            return [Note(self._check_line(missing, len(doubled), []), private=private)]
         state["check"] = None
         if self._fan_tan(state):
             notes = [Note("Every hand is in and they make up the deck.")]
@@ -217,6 +218,20 @@ class BigTop(Game):
         state["step"] = "receipts"
         return [Note("Every hand is in and they make up the deck. "
                      "Place your gate receipts.")]
+
+    @staticmethod
+    def _check_line(missing: list[str], doubled: int, yours: list[str]) -> str:
+        problems = []
+        if missing:
+            problems.append("missing: " + ", ".join(map(card_label, missing)))
+        if doubled:
+            cards = "1 card was" if doubled == 1 else f"{doubled} cards were"
+            problems.append(f"{cards} entered more than once")
+        if yours:
+            problems[-1] += (", the " + ", the ".join(map(card_label, yours))
+                             + " by you and another player")
+        return ("The hands do not make up the deck (" + "; ".join(problems)
+                + "). Everyone, check your entry.")
 
     # receipts
     def _place_receipts(self, state: State, player: int, action: Receipts,
@@ -425,7 +440,7 @@ class BigTop(Game):
             "dealer": state["seats"][state["dealer_seat"]]["player"],
             "step": state["step"],
             "piles": {suit: dict(pile) for suit, pile in state["piles"].items()},
-            "check": state["check"], "seats": seats,
+            "check": self._public_check(state), "seats": seats,
             "earnings": state["earnings"][-EARNINGS_SHOWN:],
             "deal_results": state["deal_results"],
         }
@@ -434,7 +449,18 @@ class BigTop(Game):
         seat = self._seat(state, viewer)
         if seat is None:
             return public_state, None
-        return public_state, {"hand": list(seat["hand"] or []), "receipts": seat["receipts"]}
+        doubled = state["check"]["doubled"] if state["check"] else []
+        return public_state, {"hand": list(seat["hand"] or []), "receipts": seat["receipts"],
+                              "doubled": [c for c in doubled if c in (seat["hand"] or [])]}
+
+    @staticmethod
+    def _public_check(state: State) -> dict | None:
+        """A failed check as everyone sees it: the missing cards, and how many were
+        entered twice (which ones, only their holders see: `private.doubled`)."""
+        check = state["check"]
+        if check is None:
+            return None
+        return {"missing": list(check["missing"]), "doubled_count": len(check["doubled"])}
 
     def result(self, state: State) -> Result | None:
         if state["step"] != "over":
@@ -498,10 +524,9 @@ class BigTop(Game):
     def secrets(self, state: State) -> dict[int, list]:
         if state["step"] == "over":
             return {}  # the game's record, every entry in it, is open to all at the end
-        # Cards named by a failed hand check are public by design (never their holder).
-        flagged = set()
-        if state["check"]:
-            flagged = set(state["check"]["missing"]) | set(state["check"]["doubled"])
+        # The missing cards a failed hand check names are public by design (nobody holds
+        # them); a card entered twice stays the secret of each player who entered it.
+        flagged = set(state["check"]["missing"]) if state["check"] else set()
         found = {}
         for seat in state["seats"]:
             values: list = [c for c in seat["hand"] or [] if c not in flagged]
