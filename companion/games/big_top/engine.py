@@ -2,7 +2,8 @@
 money; the players hold the real cards.
 
 Our rulings: docs/rulings.md (Big Top). Each deal runs in three steps:
-"hands" (each player enters their dealt cards; together they must be the 52-card deck),
+"hands" (each player enters their dealt cards; together they must be the 52-card deck:
+hands.py),
 "receipts" (each player secretly places $10, $7, $5, $3, one per suit; not in Fan Tan)
 and "play". After the last deal the step is "over".
 
@@ -20,7 +21,6 @@ Decisions where the rulebook is open:
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
                       competition_places, join_names)
@@ -29,6 +29,7 @@ from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, S
                     dollars_from, empty_chart, is_playable, new_piles, next_needed,
                     put_on_pile, shift_down, token_position, usual_hand_size)
 from .deals import pay_receipts, start_deal, take_pot
+from .hands import check_deck, doubled_in, public_check, valid_entry
 from .models import Call, Hand, Options, Pass, Play, PlayCalled, Receipts
 
 
@@ -175,7 +176,7 @@ class BigTop(Game):
             word = self._round_word(state)
             raise IllegalAction(f"Hands are entered at the start of a {word}; this {word} "
                                 "is already under way.")
-        cards = self._valid_entry(action.cards)
+        cards = valid_entry(action.cards)
         seat["hand"] = cards
         notes = [Note(f"{{name:{player}}} entered their hand.",
                       private={player: f"You entered your hand ({len(cards)} cards)."})]
@@ -183,55 +184,17 @@ class BigTop(Game):
             notes += self._check_hands(state)
         return notes
 
-    @staticmethod
-    def _valid_entry(cards: list[str]) -> list[str]:
-        if not cards:
-            raise IllegalAction("Enter the cards you were dealt: a hand cannot be empty.")
-        unknown = [c for c in cards if c not in DECK_ORDER]
-        if unknown:
-            raise IllegalAction(f"There is no card \"{unknown[0]}\" in a Big Top deck.")
-        twice = [c for c, n in Counter(cards).items() if n > 1]
-        if twice:
-            raise IllegalAction(f"You listed the {card_label(twice[0])} more than once.")
-        return deck_sorted(cards)
-
     def _check_hands(self, state: State) -> list[Note]:
-        """With every hand in, they must together be exactly the deck. The check names
-        the cards nobody entered to everyone, and a card entered twice only to the
-        players who entered it (to anyone else it would say who holds it); never who
-        entered what."""
-        counts = Counter(c for s in state["seats"] for c in s["hand"])
-        missing = [c for c in DECK if counts[c] == 0]
-        doubled = [c for c in DECK if counts[c] > 1]
-        if missing or doubled:
-            state["check"] = {"missing": missing, "doubled": doubled}
-            private = {}
-            for seat in state["seats"]:
-                yours = [c for c in doubled if c in seat["hand"]]
-                if yours:
-                    private[seat["player"]] = self._check_line(missing, len(doubled), yours)
-            return [Note(self._check_line(missing, len(doubled), []), private=private)]
-        state["check"] = None
+        """With every hand in, they must together be exactly the deck (hands.py)."""
+        failed = check_deck(state)
+        if failed is not None:
+            return [failed]
         if self._fan_tan(state):
             notes = [Note("Every hand is in and they make up the deck.")]
             return notes + self._start_play(state)
         state["step"] = "receipts"
         return [Note("Every hand is in and they make up the deck. "
                      "Place your gate receipts.")]
-
-    @staticmethod
-    def _check_line(missing: list[str], doubled: int, yours: list[str]) -> str:
-        problems = []
-        if missing:
-            problems.append("missing: " + ", ".join(map(card_label, missing)))
-        if doubled:
-            cards = "1 card was" if doubled == 1 else f"{doubled} cards were"
-            problems.append(f"{cards} entered more than once")
-        if yours:
-            problems[-1] += (", the " + ", the ".join(map(card_label, yours))
-                             + " by you and another player")
-        return ("The hands do not make up the deck (" + "; ".join(problems)
-                + "). Everyone, check your entry.")
 
     # receipts
     def _place_receipts(self, state: State, player: int, action: Receipts,
@@ -440,7 +403,7 @@ class BigTop(Game):
             "dealer": state["seats"][state["dealer_seat"]]["player"],
             "step": state["step"],
             "piles": {suit: dict(pile) for suit, pile in state["piles"].items()},
-            "check": self._public_check(state), "seats": seats,
+            "check": public_check(state), "seats": seats,
             "earnings": state["earnings"][-EARNINGS_SHOWN:],
             "deal_results": state["deal_results"],
         }
@@ -449,18 +412,8 @@ class BigTop(Game):
         seat = self._seat(state, viewer)
         if seat is None:
             return public_state, None
-        doubled = state["check"]["doubled"] if state["check"] else []
         return public_state, {"hand": list(seat["hand"] or []), "receipts": seat["receipts"],
-                              "doubled": [c for c in doubled if c in (seat["hand"] or [])]}
-
-    @staticmethod
-    def _public_check(state: State) -> dict | None:
-        """A failed check as everyone sees it: the missing cards, and how many were
-        entered twice (which ones, only their holders see: `private.doubled`)."""
-        check = state["check"]
-        if check is None:
-            return None
-        return {"missing": list(check["missing"]), "doubled_count": len(check["doubled"])}
+                              "doubled": doubled_in(state, seat)}
 
     def result(self, state: State) -> Result | None:
         if state["step"] != "over":
