@@ -1,5 +1,5 @@
 """Extensions, created here and bound to the app in create_app."""
-from flask import request
+from flask import g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -18,7 +18,14 @@ class Base(DeclarativeBase):
 
 def missed_lookup(response) -> bool:
     """A request that found no table or no seat: it counts against LOOKUP_MISSES."""
-    return response.status_code in (401, 404) and request.endpoint != "static"
+    return ((response.status_code in (401, 404) or g.get("lookup_missed", False))
+            and request.endpoint != "static")
+
+
+def count_missed_lookup() -> None:
+    """Count this request against LOOKUP_MISSES though it answers with another status
+    (a wrong rejoin code is a bad entry on a page that exists, 422, yet still a guess)."""
+    g.lookup_missed = True
 
 
 db = SQLAlchemy(model_class=Base)

@@ -369,8 +369,85 @@
     }
   });
 
+  // -- The choice being previewed ---------------------------------------------------------
+  // A button that asks for a preview (data-previews, with an id: Go Big's sets) stays marked
+  // as the current choice (aria-current) while the preview it asked for shows: tapping
+  // another moves the mark, and an update of the panel keeps it.
+  var previewed = null; // the id of the button whose preview shows
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig || {};
+    var submitter = config.triggeringEvent && config.triggeringEvent.submitter;
+    if (submitter && submitter.hasAttribute("data-previews")) {
+      previewed = event.detail.xhr && event.detail.xhr.status < 300 ? submitter.id : null;
+    }
+  });
+
+  function markPreviewed() {
+    var box = document.getElementById("confirm");
+    var showing = Boolean(previewed && box && box.childElementCount);
+    document.querySelectorAll("[data-previews]").forEach(function (button) {
+      if (showing && button.id === previewed) {
+        button.setAttribute("aria-current", "true");
+      } else {
+        button.removeAttribute("aria-current");
+      }
+    });
+    if (!showing) {
+      previewed = null;
+    }
+  }
+
+  // -- Figures that follow a form as it is filled in ---------------------------------------
+  // The server renders each figure; these keep it up to date until the form is sent (the
+  // server's figure is the truth then). data-sum="<name>" shows the sum of its form's fields
+  // marked data-sum-into="<name>", each times its data-weight with data-weighted (Big Money's
+  // Bank: the bill counts, and what they are worth); data-count-ticked, how many of its
+  // form's boxes are ticked (Big Top's hand entry: "12 of 13").
+  function sumOf(form, name, weighted) {
+    var total = 0;
+    var fields = form.querySelectorAll("[data-sum-into]");
+    for (var i = 0; i < fields.length; i += 1) {
+      if (fields[i].getAttribute("data-sum-into") === name) {
+        var value = fields[i].value.trim() === "" ? 0 : Number(fields[i].value);
+        if (!isFinite(value)) {
+          return null;
+        }
+        total += value * (weighted ? Number(fields[i].getAttribute("data-weight")) : 1);
+      }
+    }
+    return total;
+  }
+
+  function updateFigures(root) {
+    root.querySelectorAll("[data-sum]").forEach(function (figure) {
+      var form = figure.closest("form");
+      var total = form && sumOf(form, figure.getAttribute("data-sum"), figure.hasAttribute("data-weighted"));
+      if (total !== null && total !== undefined) {
+        figure.textContent = String(total);
+      }
+    });
+    root.querySelectorAll("[data-count-ticked]").forEach(function (figure) {
+      var form = figure.closest("form");
+      if (form) {
+        figure.textContent = String(form.querySelectorAll("input[type=checkbox]:checked").length);
+      }
+    });
+  }
+
+  function figuresOf(event) {
+    var form = event.target.form;
+    if (form && (event.target.hasAttribute("data-sum-into") || event.target.type === "checkbox")) {
+      updateFigures(form);
+    }
+  }
+  document.addEventListener("input", figuresOf);
+  document.addEventListener("change", figuresOf);
+
   document.addEventListener("htmx:afterSettle", function () {
     filterLists();
+    updateFigures(document);
+    markPreviewed();
     followTurn();
     keepAwake();
   });
@@ -380,6 +457,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     keepEntries();
     filterLists();
+    updateFigures(document);
     settingUp();
     followTurn();
     keepAwake();

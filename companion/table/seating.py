@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from .. import store
 from ..auth import Viewer, hash_rejoin_code, hash_token, new_token
-from ..errors import bad_request, conflict, forbidden, not_found
+from ..errors import bad_request, conflict, forbidden, illegal, not_found
 from ..extensions import db
 from ..games import GAMES, Game
 from ..games.engine import Note
@@ -202,6 +202,30 @@ def rejoin(table: Snapshot, viewer: Viewer, player_id: int,
     return token, code
 
 
+# How much of a seat's token hash a rejoin page keeps to know its code again (the host
+# holds the token itself: the page shows it as a QR code).
+REJOIN_SHOWN_LENGTH = 16
+
+
+def rejoin_shown(token: str) -> str:
+    """What the rejoin page of this token keeps, to ask later whether it still waits."""
+    return hash_token(token)[:REJOIN_SHOWN_LENGTH]
+
+
+def rejoin_state(table: Snapshot, viewer: Viewer, player_id: int, shown: str) -> str:
+    """Where the rejoin made for this seat (`shown`, from `rejoin_shown`) stands:
+    "waiting" for a new phone, "taken" by one (with its QR code or its code), "replaced"
+    by a newer rejoin, or "gone" (the seat was removed)."""
+    require_host(viewer)
+    player = table.seat(player_id)
+    if player is None:
+        return "gone"
+    ours = bool(shown) and player.token_hash.startswith(shown)
+    if ours:
+        return "waiting" if player.rejoin_code_hash is not None else "taken"
+    return "replaced" if player.rejoin_code_hash is not None else "taken"
+
+
 def new_rejoin_code() -> str:
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(REJOIN_CODE_LENGTH))
 
@@ -218,10 +242,11 @@ def typed_rejoin_code(typed: Any) -> str | None:
 def take_seat_by_code(table: Snapshot, typed: Any) -> str:
     """The seat a rejoin code was made for, given to this phone: its new token. The code
     and the token of the seat's rejoin QR stop working (as a rejoin, the old phone's
-    open streams are told)."""
+    open streams are told). A code that is not right, or no longer valid, is refused as
+    a bad entry (422)."""
     code = typed_rejoin_code(typed)
     if code is None:
-        raise not_found(NO_SUCH_REJOIN_CODE)
+        raise illegal(NO_SUCH_REJOIN_CODE)
     wanted = hash_rejoin_code(table.code, code)
     token = new_token()
 
@@ -229,7 +254,7 @@ def take_seat_by_code(table: Snapshot, typed: Any) -> str:
         player = next((p for p in before.players if p.rejoin_code_hash
                        and hmac.compare_digest(p.rejoin_code_hash, wanted)), None)
         if player is None or player.rejoin_code_until < utcnow():
-            raise not_found(NO_SUCH_REJOIN_CODE)
+            raise illegal(NO_SUCH_REJOIN_CODE)
         return Change(edit_seats={player.id: {"token_hash": hash_token(token),
                                               "rejoin_code_hash": None,
                                               "rejoin_code_until": None}})

@@ -6,12 +6,15 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from .. import records
 from ..auth import COOKIE_MAX_AGE, cookie_viewer, host_cookie, player_cookie, viewer_for_token
 from ..errors import CompanionError, bad_request
-from ..extensions import limiter
+from ..extensions import count_missed_lookup, limiter
 from ..games import GAMES
 from ..table import read, seating
 from . import options_form
 
 bp = Blueprint("lobby", __name__)
+
+# The name this phone last took a seat with: its next join form offers it.
+LAST_NAME_COOKIE = "companion_name"
 
 
 def set_cookie(response, name: str, token: str):
@@ -96,7 +99,8 @@ def join_form(code: str):
     table = read.find(code)
     if cookie_viewer(table, request) is not None:
         return redirect(url_for("screens.phone", code=table.code))
-    return render_template("lobby/join.html", table=table, engine=GAMES[table.game])
+    return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
+                           name=request.cookies.get(LAST_NAME_COOKIE, "")[:seating.NAME_MAX])
 
 
 @bp.post("/j/<code>")
@@ -104,11 +108,12 @@ def join_form(code: str):
 def join(code: str):
     table = read.find(code)
     try:
-        _, token = seating.join(table, request.form.get("name", ""))
+        seat, token = seating.join(table, request.form.get("name", ""))
     except CompanionError as error:
         return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
                                error=error, name=request.form.get("name", "")), error.status
     response = redirect(url_for("screens.phone", code=table.code), code=303)
+    set_cookie(response, LAST_NAME_COOKIE, seat.name)
     return set_cookie(response, player_cookie(table.code), token)
 
 
@@ -121,6 +126,8 @@ def rejoin_by_code(code: str):
     try:
         token = seating.take_seat_by_code(table, typed)
     except CompanionError as error:
+        if error.code == "illegal":
+            count_missed_lookup()
         return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
                                error=error, typed=typed[:20]), error.status
     response = redirect(url_for("screens.phone", code=table.code), code=303)

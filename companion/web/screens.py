@@ -401,7 +401,21 @@ def rejoin(code: str):
     return render_template("table/rejoin_qr.html", table=table, player=table.seat(player_id),
                            qr=links.qr_svg(url), url=url, code_to_type=typed,
                            join_url=links.join_url(table.code),
-                           minutes=seating.REJOIN_CODE_MINUTES)
+                           minutes=seating.REJOIN_CODE_MINUTES,
+                           shown=seating.rejoin_shown(token))
+
+
+@bp.get("/rejoin/<int:player_id>/state")
+def rejoin_state(code: str, player_id: int):
+    """The rejoin page, asking whether its code still waits for a phone: nothing to
+    change (204) while it does, and what happened once it does not."""
+    table = read.find(code)
+    viewer = screen_viewer(table, "host")
+    state = seating.rejoin_state(table, viewer, player_id, request.args.get("shown", ""))
+    if state == "waiting":
+        return Response(status=204)
+    return render_template("table/_rejoin_state.html", state=state,
+                           player=table.seat(player_id))
 
 
 @bp.get("/qr.svg")

@@ -103,13 +103,20 @@ def test_a_seat_goes_to_a_new_phone_once_the_host_confirms_by_a_code_typed(live_
     expect(new).to_have_url(f"{live_server.url}/t/{table.code}")
     expect(new.locator(".seat.mine")).to_contain_text("Ben (you)")
     expect(new.locator(".turn")).to_have_text("Waiting for Ann.")
+    # The host's page no longer shows the code: it says the seat was taken.
+    expect(host.get_by_text("Ben's seat was taken by a new phone")).to_be_visible(timeout=SOON)
+    expect(host.locator(".rejoin-code")).to_have_count(0)
+    expect(host.get_by_role("img", name="QR code")).to_have_count(0)
 
     # The code and the QR's link were good once: the seat went to the first to use one.
     late = new_phone()
     late.goto(f"{live_server.url}/j/{table.code}")
     late.get_by_label("The rejoin code from the host screen").fill(typed)
-    late.get_by_role("button", name="Take my seat").click()
+    with late.expect_response(f"**/j/{table.code}/rejoin") as answer:
+        late.get_by_role("button", name="Take my seat").click()
+    assert answer.value.status == 422  # a bad entry on the join page, not a missing page
     expect(late.get_by_role("alert")).to_contain_text("That rejoin code is not right")
+    expect(late.get_by_label("The rejoin code from the host screen")).to_have_value(typed)
     late.goto(link)
     expect(late.get_by_role("alert")).to_contain_text("This rejoin link is no longer valid")
     expect(new.locator(".seat.mine")).to_contain_text("Ben (you)")

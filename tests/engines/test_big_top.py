@@ -458,7 +458,31 @@ def test_fan_tan_hands_announce_their_count():
     state = arranged([1, 2, 3], current=1, hands={1: ["clowns-P"]}, variant="fan-tan")
     state["deals"] = GAME.setup([1, 2, 3], chosen, random.Random(0))["deals"]
     notes = act(state, 1, type="play", card="clowns-P")
-    assert notes[-1].text == "Deal 2 of 4: {name:2} deals. Everyone, enter your new hand."
+    # One word for it, as on the screen: the rulebook's Fan Tan "ends the hand".
+    assert notes[-1].text == "Hand 2 of 4: {name:2} deals. Everyone, enter your new hand."
+
+
+@pytest.mark.parametrize("variant, word", [("fan-tan", "hand"), ("big-top", "deal")])
+def test_each_variant_names_its_rounds_with_one_word(variant, word):
+    """Fan Tan's rounds are hands and Big Top's deals, in the log as on the screen ("Hand 2
+    of 3"). Fan Tan never says "deal" for one ("X deals" is the verb); Big Top's "hand" is
+    a player's cards."""
+    lines, playing = [], []
+
+    def listen(state, player, notes):
+        lines.extend(note.text for note in notes)
+        if state["step"] == "play" and not playing:
+            playing.append(copy.deepcopy(state))
+
+    play_random_game([1, 2, 3], {"variant": variant, "peanuts": 100, "hands": 2}, 5,
+                     check=listen)
+    numbered = [line for line in lines if re.match(r"\w+ \d of \d:", line)]
+    assert numbered and all(line.startswith(word.capitalize()) for line in numbered), numbered
+    assert f"That was the last {word}: the game is over." in lines
+    if variant == "fan-tan":
+        assert not re.search(r"\bdeal\b", " ".join(lines), re.IGNORECASE), lines
+    refusal = refused(playing[0], 1, {"type": "hand", "cards": ["clowns-P"]})
+    assert f"at the start of a {word}; this {word} is already under way" in refusal
 
 
 @pytest.mark.parametrize("count, per_player, deals",
@@ -518,7 +542,10 @@ def test_hand_entry_can_be_fixed_before_every_hand_is_in():
     assert GAME.view(state, None)[0]["step"] == "receipts"
 
 
-def test_the_combined_check_names_missing_and_doubled_cards_but_not_holders():
+def test_the_check_names_missing_cards_to_all_and_a_doubled_one_to_its_holders_only():
+    """A missing card is in nobody's hand: everyone is told. A card entered twice is in
+    the hand of one of the two who entered it: naming it to anyone else (another player,
+    the host) would tell them who holds it, so only those two are told which it is."""
     state = GAME.setup([1, 2, 3], options(3), random.Random(0))
     hands = deal_cards(state, random.Random(6))
     mine, theirs = hands[2][0], hands[3][0]
@@ -527,15 +554,24 @@ def test_the_combined_check_names_missing_and_doubled_cards_but_not_holders():
     notes = act(state, 3, type="hand", cards=hands[3])
 
     public = GAME.view(state, None)[0]
-    assert public["check"] == {"missing": [mine], "doubled": [theirs]}
+    assert public["check"] == {"missing": [mine], "doubled_count": 1}
     assert public["step"] == "hands"
     assert GAME.waiting_for(state) == [1, 2, 3]
     assert all(GAME.actions(state, p)[0]["type"] == "hand" for p in (1, 2, 3))
-    assert card_label(mine) in notes[-1].text and card_label(theirs) in notes[-1].text
-    assert "{name:" not in notes[-1].text
+    note = notes[-1]
+    assert card_label(mine) in note.text and card_label(theirs) not in note.text
+    assert "1 card was entered more than once" in note.text
+    assert set(note.private) == {2, 3}
+    for holder in (2, 3):
+        assert card_label(theirs) in note.private[holder]
+        assert card_label(mine) in note.private[holder]
+        assert GAME.view(state, holder)[1]["doubled"] == [theirs]
+    assert GAME.view(state, 1)[1]["doubled"] == []
+    assert theirs not in json.dumps(GAME.view(state, 1)) + json.dumps(GAME.view(state, None))
+    assert "{name:" not in note.text + "".join(note.private.values())
 
     act(state, 1, type="hand", cards=hands[1])  # a correct entry again: still off
-    assert GAME.view(state, None)[0]["check"] == {"missing": [mine], "doubled": [theirs]}
+    assert GAME.view(state, None)[0]["check"] == {"missing": [mine], "doubled_count": 1}
     act(state, 2, type="hand", cards=hands[2])
     public = GAME.view(state, None)[0]
     assert (public["check"], public["step"]) == (None, "receipts")
@@ -548,7 +584,8 @@ def test_a_card_entered_twice_fails_the_check_even_with_nothing_missing():
     act(state, 1, type="hand", cards=hands[1])
     act(state, 2, type="hand", cards=hands[2] + [extra])
     act(state, 3, type="hand", cards=hands[3])
-    assert GAME.view(state, None)[0]["check"] == {"missing": [], "doubled": [extra]}
+    assert GAME.view(state, None)[0]["check"] == {"missing": [], "doubled_count": 1}
+    assert GAME.view(state, 2)[1]["doubled"] == GAME.view(state, 3)[1]["doubled"] == [extra]
     assert GAME.waiting_for(state) == [1, 2, 3]
 
 

@@ -47,10 +47,15 @@ class Needles:
     def of(cls, secrets: dict[int, list], viewer: int | None) -> "Needles":
         needles = cls()
 
+        # A text secret the viewer declares too is its own as well (Big Top: a card two
+        # players entered, each of whom sees it in their own hand): no needle for it.
+        own = {value for owner, values in secrets.items() if owner == viewer
+               for value in values if isinstance(value, str)}
+
         def add(owner: int, value: Any) -> None:
             if isinstance(value, str):
                 needles.universe.add(value)
-                if owner != viewer:
+                if owner != viewer and value not in own:
                     needles.texts[value] = owner
             elif isinstance(value, dict):
                 for key, item in value.items():

@@ -199,7 +199,10 @@ SOURCE_TEXT = {"rulebook": "rulebook", "review": "reported by a review",
 def test_the_options_form_shows_the_box_data_with_its_sources(client):
     html = page(client, "/new/big-money")
     box = load_box()
-    assert "120 bills" in html and "the Bank starts with <strong>640</strong>" in html
+    assert '<span data-sum="bills">120</span> bills' in html
+    assert 'the Bank starts with <strong data-sum="bills" data-weighted>640</strong>' in html
+    for bill in ("1", "5", "10"):  # what the page's figures add up as the counts change
+        assert f'data-sum-into="bills" data-weight="{bill}"' in html
     for bill, entry in box["bills"].items():
         row = row_of(html, f"${bill}z<")
         assert f'name="bills.{bill}" value="{entry["count"]}"' in row
@@ -254,7 +257,8 @@ def test_creating_a_table_with_edited_values(app, client):
     data.update({"bills.1": "50", "bills.5": "40", "bills.10": "30"})
     response = client.post("/new/big-money/defaults", data=data)
     text = response.get_data(as_text=True)
-    assert response.status_code == 200 and "120 bills" in text and "<strong>550</strong>" in text
+    assert response.status_code == 200 and '"bills">120</span> bills' in text
+    assert "data-weighted>550</strong>" in text
     assert "set on this server" in row_of(text, "$1z<") and "set on this server" in row_of(text, "$10z<")
     assert "check your board" in row_of(text, "$5z<")
     # Broken JSON is explained in place.

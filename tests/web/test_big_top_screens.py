@@ -118,14 +118,16 @@ def test_each_phone_gets_the_tile_grid_and_the_host_gets_none(table):
     # Every tile is a labelled control: the label wraps the checkbox and names the card.
     assert re.search(r'<label class="bt-tile bt-light">\s*<input class="bt-sr" type="checkbox" '
                      r'name="cards\[\]" value="sideshow-L3"[^>]*>\s*<span class="bt-face" '
-                     r'aria-hidden="true">3</span>\s*<span class="bt-sr">light 3 Sideshow</span>', html)
+                     r'aria-hidden="true">3<small class="bt-shade">light</small></span>\s*'
+                     r'<span class="bt-sr">light 3 Sideshow</span>', html)
+    assert "0</strong> of 17 cards ticked" in html
     assert "Usually 17 cards" in html and "Ann</span> deals" in html and "Ben</span> plays first" in html
     assert 'name="version"' not in re.search(r'<form[^>]*class="bt-entry".*?</form>', html, re.S).group(0)
     host = table.page()
     assert 'name="cards[]"' not in host and "Deal <strong>1</strong> of 6" in host
 
 
-def test_hands_from_the_tiles_a_failed_check_names_cards_never_holders(table):
+def test_hands_from_the_tiles_a_failed_check_names_a_doubled_card_only_to_its_holders(table):
     short = [c for c in HANDS["Ann"] if c != "clowns-L1"]
     panel = enter_hand(table, "Ann", short)
     assert panel.startswith('<section id="panel"')
@@ -134,20 +136,41 @@ def test_hands_from_the_tiles_a_failed_check_names_cards_never_holders(table):
     assert "✓ hand entered" in table.page("Ben")
     enter_hand(table, "Ben", HANDS["Ben"] + ["clowns-P"])  # Cat's Poster, tapped by mistake
     enter_hand(table, "Cat", HANDS["Cat"])
-    assert table.view()["state"]["check"] == {"missing": ["clowns-L1"], "doubled": ["clowns-P"]}
+    assert table.view()["state"]["check"] == {"missing": ["clowns-L1"], "doubled_count": 1}
 
-    for html in (table.page("Ann"), table.page("Cat"), table.page()):
+    for html in (table.page("Ann"), table.page("Ben"), table.page("Cat"), table.page()):
         check = re.search(r'<div class="bt-check".*?</div>', html, re.S).group(0)
         assert "The hands do not make up the deck" in check
         assert "Nobody entered: <span class=\"bt-chip\">light 1 Clown</span>" in check
-        assert "Entered more than once: <span class=\"bt-chip\">Clown Poster</span>" in check
+        assert "Entered more than once: 1 card." in check and "Clown Poster" not in check
         assert not any(name in check for name in NAMES)
+    # Ben and Cat entered the Clown Poster: they are told which card, and nobody else is
+    # (Ann would learn that one of them holds it, the host that one of them does).
+    for name in ("Ben", "Cat"):
+        assert table.view(name)["private"]["doubled"] == ["clowns-P"]
+        html = table.page(name)
+        assert "both entered the <span class=\"bt-chip\">Clown Poster</span>" in html
+        assert "Clown Poster (entered twice)" in html
+        assert "the Clown Poster by you and another player" in table.seated.api.call(
+            "GET", f"/tables/{table.code}/log", table.seated.tokens[name])[1]["events"][-1]["summary"]
+    assert table.view("Ann")["private"]["doubled"] == []
+    for text in (table.page(), page(table.phones["Ann"], f"/t/{table.code}/history?screen=phone"),
+                 page(table.host, f"/t/{table.code}/history?screen=host"),
+                 page(table.phones["Ann"], f"/d/{table.code}/panel")):
+        assert "Clown Poster" not in text and "clowns-P" not in text
+    ann = table.page("Ann")
+    assert "entered twice" not in ann and "both entered" not in ann
+    for viewer in ("Ann", None):
+        status, body = table.seated.api.call("GET", f"/tables/{table.code}/log",
+                                             table.seated.tokens[viewer] if viewer else table.seated.host)
+        assert status == 200 and "Clown Poster" not in str(body) and "clowns-P" not in str(body)
+        assert "clowns-P" not in str(table.view(viewer)["state"])
     # Everyone may fix their entry; the flagged tiles say why.
     assert set(table.view()["waiting_for"]) == set(table.seated.ids.values())
-    ann = table.page("Ann")
     assert sorted(checked_cards(ann)) == sorted(short)
     assert re.search(r'bt-missing">\s*<input[^>]*value="clowns-L1"', ann)
-    assert "light 1 Clown (missing)" in ann and "Clown Poster (entered twice)" in ann
+    assert "light 1 Clown (missing)" in ann
+    assert re.search(r'bt-doubled">\s*<input[^>]*value="clowns-P"', table.page("Cat"))
 
     enter_hand(table, "Ann", HANDS["Ann"])
     panel = enter_hand(table, "Ben", HANDS["Ben"])

@@ -43,18 +43,22 @@ def test_go_big_ranks_with_a_labelled_score_and_tie_break(app):
         assert (key == next_key and place == next_place) or (key > next_key and place < next_place)
 
 
-def test_nothing_beats_a_large_names_its_winner_and_ranks_nobody_else(app):
+def test_nothing_beats_a_large_lays_out_its_result_as_every_game_does(app):
+    """It ranks only its winner: the same table as the other games', the winner first,
+    everyone else sharing second place whatever they completed, and no line of its own."""
     table = Api(client=app.test_client()).table("nothing-beats-a-large")
     table.finish()
     result = table.view()["result"]
     names = {p["id"]: p["name"] for p in table.view()["players"]}
     winner = names[result["winners"][0]]
     html = result_html(app, table)
-    assert f"Winner: <strong>{winner}</strong>" in html
+    assert winner in re.search(r'<p class="explanation">(.*?)</p>', html).group(1)
+    assert "Winner:" not in html
     found = rows(html)
-    assert found[0] == ["Player", "Goals completed"]  # no place column
-    assert found[1] == [winner, "2"]
-    assert "Place" not in html
+    assert found[0] == ["Place", "Player", "Goals completed"]
+    assert found[1] == ["1", winner, "2"]
+    assert [row[0] for row in found[2:]] == ["2"] * (len(found) - 2)
+    assert sorted(row[1] for row in found[1:]) == sorted(names.values())
 
 
 def test_the_chart_starts_where_scoring_starts():

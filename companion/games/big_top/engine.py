@@ -2,7 +2,8 @@
 money; the players hold the real cards.
 
 Our rulings: docs/rulings.md (Big Top). Each deal runs in three steps:
-"hands" (each player enters their dealt cards; together they must be the 52-card deck),
+"hands" (each player enters their dealt cards; together they must be the 52-card deck:
+hands.py),
 "receipts" (each player secretly places $10, $7, $5, $3, one per suit; not in Fan Tan)
 and "play". After the last deal the step is "over".
 
@@ -20,7 +21,6 @@ Decisions where the rulebook is open:
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
                       competition_places, join_names)
@@ -29,7 +29,13 @@ from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, S
                     dollars_from, empty_chart, is_playable, new_piles, next_needed,
                     put_on_pile, shift_down, token_position, usual_hand_size)
 from .deals import pay_receipts, start_deal, take_pot
+from .hands import check_deck, doubled_in, public_check, valid_entry
 from .models import Call, Hand, Options, Pass, Play, PlayCalled, Receipts
+
+
+# What one round of dealing and playing out is called: the rulebook's Big Top moves "on to
+# the next deal"; its Fan Tan "ends the hand".
+ROUND_WORDS = {"big-top": "deal", "fan-tan": "hand"}
 
 
 class BigTop(Game):
@@ -82,6 +88,10 @@ class BigTop(Game):
     @staticmethod
     def _fan_tan(state: State) -> bool:
         return state["variant"] == "fan-tan"
+
+    @staticmethod
+    def _round_word(state: State) -> str:
+        return ROUND_WORDS[state["variant"]]
 
     @staticmethod
     def _is_out(seat: dict) -> bool:
@@ -163,9 +173,10 @@ class BigTop(Game):
                     rng: random.Random) -> list[Note]:
         seat = self._seat(state, player)
         if state["step"] != "hands":
-            raise IllegalAction("Hands are entered at the start of a deal; this deal is "
-                                "already under way.")
-        cards = self._valid_entry(action.cards)
+            word = self._round_word(state)
+            raise IllegalAction(f"Hands are entered at the start of a {word}; this {word} "
+                                "is already under way.")
+        cards = valid_entry(action.cards)
         seat["hand"] = cards
         notes = [Note(f"{{name:{player}}} entered their hand.",
                       private={player: f"You entered your hand ({len(cards)} cards)."})]
@@ -173,34 +184,11 @@ class BigTop(Game):
             notes += self._check_hands(state)
         return notes
 
-    @staticmethod
-    def _valid_entry(cards: list[str]) -> list[str]:
-        if not cards:
-            raise IllegalAction("Enter the cards you were dealt: a hand cannot be empty.")
-        unknown = [c for c in cards if c not in DECK_ORDER]
-        if unknown:
-            raise IllegalAction(f"There is no card \"{unknown[0]}\" in a Big Top deck.")
-        twice = [c for c, n in Counter(cards).items() if n > 1]
-        if twice:
-            raise IllegalAction(f"You listed the {card_label(twice[0])} more than once.")
-        return deck_sorted(cards)
-
     def _check_hands(self, state: State) -> list[Note]:
-        """With every hand in, they must together be exactly the deck. The check names
-        the cards that are off, never who entered them."""
-        counts = Counter(c for s in state["seats"] for c in s["hand"])
-        missing = [c for c in DECK if counts[c] == 0]
-        doubled = [c for c in DECK if counts[c] > 1]
-        if missing or doubled:
-            state["check"] = {"missing": missing, "doubled": doubled}
-            problems = []
-            if missing:
-                problems.append("missing: " + ", ".join(map(card_label, missing)))
-            if doubled:
-                problems.append("entered twice: " + ", ".join(map(card_label, doubled)))
-            return [Note("The hands do not make up the deck (" + "; ".join(problems)
-                         + "). Everyone, check your entry.")]
-        state["check"] = None
+        """With every hand in, they must together be exactly the deck (hands.py)."""
+        failed = check_deck(state)
+        if failed is not None:
+            return [failed]
         if self._fan_tan(state):
             notes = [Note("Every hand is in and they make up the deck.")]
             return notes + self._start_play(state)
@@ -387,12 +375,14 @@ class BigTop(Game):
         if state["deal"] == state["deals"]:
             state["step"] = "over"
             state["current"] = None
-            notes.append(Note("That was the last deal: the game is over."))
+            notes.append(Note(f"That was the last {self._round_word(state)}: the game "
+                              "is over."))
             return notes
         start_deal(state)
         dealer = state["seats"][state["dealer_seat"]]["player"]
-        notes.append(Note(f"Deal {state['deal']} of {state['deals']}: {{name:{dealer}}} "
-                          f"deals. Everyone, enter your new hand."))
+        notes.append(Note(f"{self._round_word(state).capitalize()} {state['deal']} of "
+                          f"{state['deals']}: {{name:{dealer}}} deals. Everyone, enter your "
+                          "new hand."))
         return notes
 
     # -- what a viewer sees ----------------------------------------------------------
@@ -413,7 +403,7 @@ class BigTop(Game):
             "dealer": state["seats"][state["dealer_seat"]]["player"],
             "step": state["step"],
             "piles": {suit: dict(pile) for suit, pile in state["piles"].items()},
-            "check": state["check"], "seats": seats,
+            "check": public_check(state), "seats": seats,
             "earnings": state["earnings"][-EARNINGS_SHOWN:],
             "deal_results": state["deal_results"],
         }
@@ -422,7 +412,8 @@ class BigTop(Game):
         seat = self._seat(state, viewer)
         if seat is None:
             return public_state, None
-        return public_state, {"hand": list(seat["hand"] or []), "receipts": seat["receipts"]}
+        return public_state, {"hand": list(seat["hand"] or []), "receipts": seat["receipts"],
+                              "doubled": doubled_in(state, seat)}
 
     def result(self, state: State) -> Result | None:
         if state["step"] != "over":
@@ -486,10 +477,9 @@ class BigTop(Game):
     def secrets(self, state: State) -> dict[int, list]:
         if state["step"] == "over":
             return {}  # the game's record, every entry in it, is open to all at the end
-        # Cards named by a failed hand check are public by design (never their holder).
-        flagged = set()
-        if state["check"]:
-            flagged = set(state["check"]["missing"]) | set(state["check"]["doubled"])
+        # The missing cards a failed hand check names are public by design (nobody holds
+        # them); a card entered twice stays the secret of each player who entered it.
+        flagged = set(state["check"]["missing"]) if state["check"] else set()
         found = {}
         for seat in state["seats"]:
             values: list = [c for c in seat["hand"] or [] if c not in flagged]
