@@ -187,8 +187,7 @@ def rejoin(table: Snapshot, viewer: Viewer, player_id: int,
 
     def replace(before: Snapshot) -> Change:
         player = seated(before, player_id)
-        line = Note(f"The host gave {{name:{player.id}}}'s seat to a new phone"
-                    + ("." if player.local else "; the old phone is signed out."))
+        line = rejoin_line(player.id, player.local)
         return Change(
             edit_seats={player.id: {
                 "token_hash": hash_token(token),
@@ -200,6 +199,12 @@ def rejoin(table: Snapshot, viewer: Viewer, player_id: int,
 
     store.write(table, replace)
     return token, code
+
+
+def rejoin_line(player_id: int, local: bool) -> Note:
+    """The log's line when the host gives a seat to a new phone."""
+    return Note(f"The host gave {{name:{player_id}}}'s seat to a new phone"
+                + ("." if local else "; the old phone is signed out."))
 
 
 def new_rejoin_code() -> str:
