@@ -97,12 +97,13 @@ def checked(document: Any, name: str) -> RecordFile:
     if not is_record(document):
         raise ImportRefused(NOT_A_RECORD.format(name=name), 400)
     version = document["format"].removeprefix(FORMAT + "/")
-    if not version.isdigit() or int(version) < 1:
+    if not version.isdigit() or len(version) > 6 or int(version) < 1:
         raise ImportRefused(NO_VERSION.format(name=name), 400)
     if int(version) > VERSION:
         raise ImportRefused(NEWER.format(name=name, version=int(version), known=VERSION), 400)
-    if document.get("game") not in GAMES:
-        raise ImportRefused(UNKNOWN_GAME.format(name=name, game=str(document.get("game"))[:40]))
+    game = document.get("game")
+    if not isinstance(game, str) or game not in GAMES:
+        raise ImportRefused(UNKNOWN_GAME.format(name=name, game=str(game)[:40]))
     try:
         record = RecordFile.model_validate(document)
     except ValidationError as exc:
@@ -127,10 +128,10 @@ def _time(value: str | None, name: str) -> datetime | None:
         return None
     try:
         moment = datetime.fromisoformat(value)
-    except ValueError:
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    except (ValueError, OverflowError):
         raise ImportRefused(DAMAGED.format(name=name, where=f"{value!r} is not a time")) from None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
     return moment
 
 

@@ -163,6 +163,8 @@ def parse_json(content: str, name: str) -> Any:
     except json.JSONDecodeError as exc:
         raise ImportRefused(f"{name} is not valid JSON (line {exc.lineno}, column "
                             f"{exc.colno}): it may be cut short or damaged.", 400) from None
+    except RecursionError:
+        raise ImportRefused(f"{name} is nested too deeply to be a Companion file.", 400) from None
 
 
 def read_document(path: Path) -> list[TableRecord]:

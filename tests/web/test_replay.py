@@ -212,6 +212,15 @@ def test_a_bad_record_file_is_refused_clearly_and_changes_nothing(app, other_app
     refused(b" " * (2 * 1024 * 1024 + 10), 413, "larger than 2 MB")
     refused("é".encode("latin-1"), 400, "not text")
     refused(json.dumps(record).encode(), 400, "This form has expired", csrf=False)
+    refused(b"[" * 200_000, 400, "nested too deeply")
+    refused(json.dumps({**record, "game": ["go-big"]}).encode(), 422, "does not have")
+    refused(json.dumps({**record, "format": "companion-record/" + "9" * 5000}).encode(), 400,
+            "without a valid format version")
+    for damage in ({"players": "Ann"}, {"order": list(reversed(record["order"]))},
+                   {"log": [{**entry, "at": "yesterday"} for entry in record["log"]]},
+                   {"log": [{**entry, "seq": 1} for entry in record["log"]]},
+                   {"created_at": "99999-01-01"}, {"seed": -1}):
+        refused(json.dumps({**record, **damage}).encode(), 422, "is damaged")
     response = visitor.post("/games/records", data={"csrf_token": csrf_of(page(visitor, "/games"))})
     assert response.status_code == 400 and "Choose the record file" in response.get_data(as_text=True)
 
