@@ -119,6 +119,10 @@ def checked(document: Any, name: str) -> RecordFile:
     seqs = [entry.seq for entry in record.log]
     if seqs != sorted(set(seqs)):
         raise ImportRefused(DAMAGED.format(name=name, where="its log is out of order"))
+    strangers = {entry.player for entry in record.log} - set(ids) - {None}
+    if strangers:
+        raise ImportRefused(DAMAGED.format(
+            name=name, where=f"its log names player {min(strangers)}, who is not at the table"))
     return record
 
 

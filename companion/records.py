@@ -25,7 +25,6 @@ from .snapshots import Snapshot
 from .table.moves import replay_table
 
 
-
 def record(table: Snapshot) -> dict:
     """The game as a file: replaying its actions from its seed gives its result."""
     if table.status != "finished":

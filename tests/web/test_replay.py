@@ -219,6 +219,7 @@ def test_a_bad_record_file_is_refused_clearly_and_changes_nothing(app, other_app
     for damage in ({"players": "Ann"}, {"order": list(reversed(record["order"]))},
                    {"log": [{**entry, "at": "yesterday"} for entry in record["log"]]},
                    {"log": [{**entry, "seq": 1} for entry in record["log"]]},
+                   {"log": [{**entry, "player": 999} for entry in record["log"]]},
                    {"created_at": "99999-01-01"}, {"seed": -1}):
         refused(json.dumps({**record, **damage}).encode(), 422, "is damaged")
     response = visitor.post("/games/records", data={"csrf_token": csrf_of(page(visitor, "/games"))})
@@ -267,3 +268,26 @@ def test_a_record_whose_code_is_taken_here_gets_a_new_one(app):
     code = re.search(r"/t/([A-Z]{4})/replay", response.headers["Location"]).group(1)
     assert code != table.code
     assert public_lines(app, code) == public_lines(app, table.code)
+
+
+def test_an_undo_and_a_seat_given_to_a_new_phone_keep_their_lines_on_another_server(app, other_app):
+    api = Api(client=app.test_client())
+    table = api.table(options=QUICK["go-big"], seed=3)
+    table.play(2)
+    status, _ = api.call("POST", f"/tables/{table.code}/undo", table.host)
+    assert status == 200
+    status, body = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ben']}/rejoin",
+                            table.host)
+    assert status == 200, body
+    table.tokens["Ben"] = body["token"]
+    table.finish()
+    response = upload(other_app.test_client(), downloaded(app, table))
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    code = re.search(r"/t/([A-Z]{4})/replay", response.headers["Location"]).group(1)
+    lines = public_lines(other_app, code)
+    assert lines == public_lines(app, table.code)
+    assert any(line.startswith("The host undid: ") for line in lines)
+    assert "The host gave Ben's seat to a new phone; the old phone is signed out." in lines
+    with other_app.app_context():  # the replay steps through the moves still in effect
+        assert len(replaying.moves_of(read.find(code))) == len(lines) - 3
+        db.session.remove()
