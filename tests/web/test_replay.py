@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from html import unescape
 
 import pytest
@@ -15,7 +18,7 @@ from companion.games import GAMES
 from companion.models import Table
 from companion.table import read, replaying
 from tests.support.api import Api
-from tests.support.app import make_app, own_database
+from tests.support.app import ROOT, make_app, own_database
 from tests.support.pages import csrf_of, page
 from tests.support.screens import as_host, as_player
 
@@ -291,3 +294,31 @@ def test_an_undo_and_a_seat_given_to_a_new_phone_keep_their_lines_on_another_ser
     with other_app.app_context():  # the replay steps through the moves still in effect
         assert len(replaying.moves_of(read.find(code))) == len(lines) - 3
         db.session.remove()
+
+
+def test_a_real_flask_import_opens_the_record_in_a_new_servers_database(app, tmp_path):
+    """`flask --app wsgi import FILE` as a club's keeper runs it, into a database the
+    command creates and upgrades itself."""
+    table = finished(app, "big-money")
+    path = tmp_path / f"big-money-{table.code}.json"
+    path.write_bytes(downloaded(app, table))
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{fresh / 'companion.sqlite3'}",
+           "SECRET_KEY": "another-server"}
+    command = [sys.executable, "-m", "flask", "--app", "wsgi", "import", str(path)]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    code = re.search(r"as table ([A-Z]{4})", done.stdout).group(1)
+    server = make_app(env["DATABASE_URL"], fresh)
+    try:
+        assert public_lines(server, code) == public_lines(app, table.code)
+        with server.app_context():
+            moves = len(replaying.moves_of(read.find(code)))
+            db.session.remove()
+        end = page(server.test_client(), f"/t/{code}/replay?step={moves}")
+        assert "The game is over." in end
+    finally:
+        with server.app_context():
+            db.engine.dispose()
