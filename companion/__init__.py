@@ -12,7 +12,7 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import config, transfer
+from . import commands, config
 from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
 from .games.engine import join_names
@@ -57,15 +57,17 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
 
-    from .web import api, compress, display, errors, health, links, lobby, public_part, screens
+    from .web import (api, compress, display, errors, health, links, lobby, public_part,
+                      replay, screens)
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(display.bp)
+    app.register_blueprint(replay.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
     compress.register(app, [root / "static" for root in file_roots()])
-    transfer.register(app)
+    commands.register(app)
     app.jinja_env.globals["url_for"] = url_for
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list

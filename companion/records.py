@@ -20,10 +20,9 @@ from .games import GAMES
 from .games.engine import IllegalAction
 from .games.replay import in_effect, replay, seat_order
 from .models import Event, Table
+from .record_import import FORMAT_TAG as RECORD_FORMAT
 from .snapshots import Snapshot
 from .table.moves import replay_table
-
-RECORD_FORMAT = "companion-record/1"
 
 
 def record(table: Snapshot) -> dict:
@@ -32,14 +31,19 @@ def record(table: Snapshot) -> dict:
         raise conflict("The record is available when the game is over "
                        "(it holds the seed, which would give away the shuffles).")
     events = store.events(table.id)
+    created_at = db.session.execute(
+        db.select(Table.created_at).where(Table.id == table.id)).scalar_one()
     return {
         "format": RECORD_FORMAT, "game": table.game, "code": table.code,
         "options": table.options, "seed": table.seed,
         "players": [p.public() for p in table.players],
         "order": seat_order([p.id for p in table.players], table.first_player),
         "log": [{"seq": e.seq, "kind": e.kind, "player": e.actor, "action": e.action,
-                 "undoes": e.undoes, "at": e.at.isoformat() + "Z"} for e in events],
+                 "undoes": e.undoes, "at": e.at.isoformat() + "Z", "notes": e.notes}
+                for e in events],
         "result": GAMES[table.game].result(table.state).to_json(),
+        "created_at": created_at.isoformat() + "Z",
+        "finished_at": table.finished_at.isoformat() + "Z",
     }
 
 

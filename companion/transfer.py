@@ -16,14 +16,12 @@ action field that names a player is a `PlayerId`) and replayed for its state.
 from __future__ import annotations
 
 import json
-import os
 import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, Optional, TextIO
 
 import click
-from flask.cli import with_appcontext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func
 
@@ -39,7 +37,12 @@ VERSION = 1
 
 
 class ImportRefused(click.ClickException):
-    """A file that cannot be imported: the message says why; nothing was changed."""
+    """A file that cannot be imported: the message says why; nothing was changed. `status`
+    is the answer's HTTP status when the file was uploaded."""
+
+    def __init__(self, message: str, status: int = 422):
+        super().__init__(message)
+        self.status = status
 
 
 # -- what a table is in the file ------------------------------------------------------
@@ -141,21 +144,39 @@ def export_to(out: TextIO) -> int:
 
 # -- import ------------------------------------------------------------------------
 
-def read_document(path: Path) -> list[TableRecord]:
-    """The tables of an export file, checked for shape; refused with a clear reason."""
+def read_json(path: Path) -> Any:
+    """The JSON document in a file; refused with a clear reason."""
     try:
         content = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ImportRefused(f"Cannot read {path}: {exc}.") from None
+        raise ImportRefused(f"Cannot read {path}: {exc}.", 400) from None
+    return parse_json(content, str(path))
+
+
+def parse_json(content: str, name: str) -> Any:
+    """The JSON document `content` holds (`name` says where it came from in a refusal)."""
     if not content.strip():
-        raise ImportRefused(f"{path} is empty: it is not a Companion export.")
+        raise ImportRefused(f"{name} is empty: it is not a Companion export or game record.",
+                            400)
     try:
-        document = json.loads(content)
+        return json.loads(content)
     except json.JSONDecodeError as exc:
-        raise ImportRefused(f"{path} is not valid JSON (line {exc.lineno}, column "
-                            f"{exc.colno}): it may be cut short or damaged.") from None
+        raise ImportRefused(f"{name} is not valid JSON (line {exc.lineno}, column "
+                            f"{exc.colno}): it may be cut short or damaged.", 400) from None
+    except RecursionError:
+        raise ImportRefused(f"{name} is nested too deeply to be a Companion file.", 400) from None
+
+
+def read_document(path: Path) -> list[TableRecord]:
+    """The tables of an export file, checked for shape; refused with a clear reason."""
+    return tables_of(read_json(path), path)
+
+
+def tables_of(document: Any, path: Path) -> list[TableRecord]:
+    """The tables of an export document, checked for shape."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ImportRefused(f"{path} is not a Companion export (no \"format\": \"{FORMAT}\").")
+        raise ImportRefused(f"{path} is not a Companion export or game record (no "
+                            f"\"format\": \"{FORMAT}\").", 400)
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise ImportRefused(f"{path} has no valid format version.")
@@ -259,7 +280,13 @@ def _renumber_where_taken(records: list[TableRecord]) -> list[TableRecord]:
 
 def import_from(path: Path) -> tuple[int, int]:
     """Import the tables of an export file: (imported, already there)."""
-    records = read_document(path)
+    return import_document(read_json(path), path)
+
+
+def import_document(document: Any, path: Path) -> tuple[int, int]:
+    """Import the tables of an export document read from `path`: (imported, already
+    there)."""
+    records = tables_of(document, path)
     codes = [record.code for record in records]
     twice = {code for code in codes if codes.count(code) > 1}
     if twice:
@@ -278,15 +305,21 @@ def import_from(path: Path) -> tuple[int, int]:
                 f"{record.created_at}); nothing was imported.")
     for record in new:
         check_replay(record)
-    new = _renumber_where_taken(new)
+    insert(new)
+    return len(new), len(records) - len(new)
+
+
+def insert(records: list[TableRecord]) -> None:
+    """Write these checked tables, renumbering the players whose ids are taken: all of
+    them, or none."""
+    placed = _renumber_where_taken(records)
     try:
-        store.import_tables([_new_table(record) for record in new])
+        store.import_tables([_new_table(record) for record in placed])
     except ImportRefused:
         raise
     except Exception as exc:
         raise ImportRefused(f"The import was refused by the database, and nothing was "
                             f"imported: {str(exc).splitlines()[0]}") from None
-    return len(new), len(records) - len(new)
 
 
 def _new_table(record: TableRecord) -> store.NewTable:
@@ -308,31 +341,3 @@ def _new_table(record: TableRecord) -> store.NewTable:
                  "action": e.action, "notes": e.notes, "reveal": e.reveal,
                  "undoes": e.undoes, "action_id": e.action_id, "version": e.version,
                  "at": _parse_time(e.at, code)} for e in record.events])
-
-
-# -- the commands ------------------------------------------------------------------
-
-@click.command("export")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@with_appcontext
-def export_command(file: Path) -> None:
-    """Write every table to FILE as one JSON document."""
-    partial = file.with_name(file.name + ".partial")
-    with open(partial, "w", encoding="utf-8") as out:
-        count = export_to(out)
-    os.replace(partial, file)  # never a half-written file under the name asked for
-    click.echo(f"Exported {count} tables to {file}.")
-
-
-@click.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@with_appcontext
-def import_command(file: Path) -> None:
-    """Load the tables of an export FILE into this database."""
-    imported, present = import_from(file)
-    click.echo(f"Imported {imported} tables from {file}; {present} were already here.")
-
-
-def register(app) -> None:
-    app.cli.add_command(export_command)
-    app.cli.add_command(import_command)

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from .engine import Game, State
+from .engine import Game, Note, State
 
 
 Logged = TypeVar("Logged")
@@ -44,16 +44,20 @@ def action_rng(seed: int, index: int) -> random.Random:
 
 def replay(engine: Game, players: list[int], options: dict, seed: int,
            actions: Iterable[tuple[int | None, dict]],
-           after_each: Callable[[State], Any] | None = None) -> State:
+           after_each: Callable[[State], Any] | None = None,
+           lines: Callable[[list[Note]], Any] | None = None) -> State:
     """The state after setting up `players` (ids in seat order, the first to act first)
     with `options` and `seed`, then applying `actions`, each (actor, posted action data),
-    in order. `after_each` sees the state after setup and after every action (read only).
+    in order. `after_each` sees the state after setup and after every action (read only);
+    `lines` gets the log lines each action made, in order.
     Raises IllegalAction, or pydantic's ValidationError, for a log that does not replay."""
     state = engine.setup(players, engine.Options.model_validate(options), setup_rng(seed))
     if after_each:
         after_each(state)
     for index, (actor, action) in enumerate(actions):
-        engine.apply(state, actor, engine.parse_action(action), action_rng(seed, index))
+        notes = engine.apply(state, actor, engine.parse_action(action), action_rng(seed, index))
+        if lines:
+            lines(notes)
         if after_each:
             after_each(state)
     return state

@@ -187,8 +187,7 @@ def rejoin(table: Snapshot, viewer: Viewer, player_id: int,
 
     def replace(before: Snapshot) -> Change:
         player = seated(before, player_id)
-        line = Note(f"The host gave {{name:{player.id}}}'s seat to a new phone"
-                    + ("." if player.local else "; the old phone is signed out."))
+        line = rejoin_line(player.id, player.local)
         return Change(
             edit_seats={player.id: {
                 "token_hash": hash_token(token),
@@ -224,6 +223,12 @@ def rejoin_state(table: Snapshot, viewer: Viewer, player_id: int, shown: str) ->
     if ours:
         return "waiting" if player.rejoin_code_hash is not None else "taken"
     return "replaced" if player.rejoin_code_hash is not None else "taken"
+
+
+def rejoin_line(player_id: int, local: bool) -> Note:
+    """The log's line when the host gives a seat to a new phone."""
+    return Note(f"The host gave {{name:{player_id}}}'s seat to a new phone"
+                + ("." if local else "; the old phone is signed out."))
 
 
 def new_rejoin_code() -> str:

@@ -23,6 +23,7 @@ from tests.support.browser_tables import GAME_TABLES, PHASES, running_site
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
+TV = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture(scope="module")
@@ -147,6 +148,29 @@ def test_axe_finds_nothing_serious_on_the_phone_and_host_screens(site, axe_conte
         if phase == "market":  # axe saw the cards to pick and their filter
             expect(page.get_by_label("Find a card")).to_be_visible()
         found += check(page, f"{site.url}/t/{table.code}/host", f"{game} {phase} host", HOST)
+    page.close()
+    assert not found, "\n".join(found)
+
+
+def test_axe_finds_nothing_serious_on_the_replays_and_a_refused_record(site, axe_context):
+    """Every game's replay at its start, mid-game and at its end, on a phone and on a TV;
+    and the page that says why a record file did not open."""
+    page = axe_context.new_page()
+    found = []
+    for game in GAME_TABLES:
+        table = site.tables[game, "end"]
+        moves = int(page.goto(f"{site.url}/t/{table.code}/replay") and
+                    page.locator("#replay-slider").get_attribute("max"))
+        for step in (0, moves // 2, moves):
+            url = f"{site.url}/t/{table.code}/replay?step={step}"
+            found += check(page, url, f"{game} replay, move {step}")
+            found += check(page, url, f"{game} replay on a TV, move {step}", TV)
+    page.goto(f"{site.url}/games")
+    page.get_by_label("Record file").set_input_files(files=[{
+        "name": "record.json", "mimeType": "application/json", "buffer": b"{not json"}])
+    page.get_by_role("button", name="Open the record").click()
+    expect(page.get_by_role("alert")).to_contain_text("not valid JSON")
+    found += axe(page, "a refused record")
     page.close()
     assert not found, "\n".join(found)
 

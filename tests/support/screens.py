@@ -31,3 +31,9 @@ def as_player(client, code: str, token: str):
     """`client` holding the seat cookie of the player whose token is `token`."""
     client.set_cookie(f"companion_{code}", token)
     return client
+
+
+def as_host(client, code: str, host_token: str):
+    """`client` holding the host cookie of the table."""
+    client.set_cookie(f"companion_host_{code}", host_token)
+    return client

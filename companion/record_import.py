@@ -1,0 +1,249 @@
+"""A game's record, the file its players download at the end, brought into this database:
+on another server or on this one, by `flask import FILE` or the upload on /games.
+
+A record holds a finished game's options, seed, players and log. The rest of the table is
+worked out here again: its state, by replaying the log through the game's rules, and each
+move's line of the log, as the rules write it. A log the rules refuse, or whose result is
+not the one the record states, is refused and nothing changes. The players get tokens no
+phone holds: an imported game is there to be looked at and replayed, not played on.
+
+The same game imported again (the same game, seed and start) is not imported twice: the
+answer names the table it already is. A record whose room code is taken here by another
+table gets a new code; players whose ids are taken get new ones, as in an export.
+"""
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .auth import hash_token, new_token
+from .extensions import db
+from .games import GAMES
+from .games.engine import MAX_PLAYER_ID, NAME_PLACEHOLDER, Note
+from .games.replay import in_effect, replay, seat_order
+from .jsontext import to_json
+from .models import Table
+from .store import free_code
+from .store.reads import CODE_LENGTH, CODE_LETTERS
+from .table.seating import rejoin_line
+from .transfer import EventRecord, ImportRefused, PlayerRecord, TableRecord, insert
+
+FORMAT = "companion-record"
+VERSION = 1
+FORMAT_TAG = f"{FORMAT}/{VERSION}"  # what a record file says it is
+MOST_LOG_ENTRIES = 20_000
+SOMEONE_REJOINED = Note("The host gave a seat to a new phone.")
+
+NOT_A_RECORD = "{name} is not a Companion game record."
+NEWER = ("{name} is a game record of format version {version}, newer than this Companion "
+         "reads (version {known}): upgrade Companion, then open it.")
+NO_VERSION = "{name} is a game record without a valid format version."
+UNKNOWN_GAME = "{name} is a record of a game this server does not have ({game})."
+DAMAGED = "{name} is damaged ({where}): it is not the record as it was downloaded."
+DOES_NOT_REPLAY = ("{name} does not replay: its log is refused by the rules of {title} "
+                   "({reason}). It was changed or damaged.")
+OTHER_RESULT = ("{name} does not replay to the result it states: it was changed or "
+                "damaged.")
+NOT_OVER = "{name} is the record of a game that is not over: only a finished game's record opens."
+
+
+class Shape(BaseModel):
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+class RecordPlayer(Shape):
+    id: int = Field(ge=1, le=2**31 - 1)
+    name: str = Field(min_length=1, max_length=24)
+    seat: int = Field(ge=0, le=1000)
+    local: bool = False
+
+
+class RecordEntry(Shape):
+    seq: int = Field(ge=1)
+    kind: Literal["action", "undo", "rejoin"]
+    player: Optional[int] = Field(default=None, ge=0, le=MAX_PLAYER_ID)
+    action: Optional[dict[str, Any]] = None
+    undoes: Optional[int] = None
+    at: str = Field(max_length=40)
+    notes: list[dict[str, Any]] = Field(default_factory=list, max_length=20)
+
+
+class RecordFile(Shape):
+    format: str
+    game: str
+    code: str = Field(max_length=8)
+    options: dict[str, Any]
+    seed: int = Field(ge=0, le=2**63 - 1)
+    players: list[RecordPlayer] = Field(min_length=1, max_length=100)
+    order: list[int] = Field(max_length=100)
+    log: list[RecordEntry] = Field(max_length=MOST_LOG_ENTRIES)
+    result: Optional[dict[str, Any]] = None
+    created_at: Optional[str] = Field(default=None, max_length=40)
+    finished_at: Optional[str] = Field(default=None, max_length=40)
+
+
+def is_record(document: Any) -> bool:
+    """Whether a JSON document says it is a game record (of any version)."""
+    return (isinstance(document, dict) and isinstance(document.get("format"), str)
+            and document["format"].startswith(FORMAT + "/"))
+
+
+def checked(document: Any, name: str) -> RecordFile:
+    """The record's shape, or a refusal that says what is wrong with it."""
+    if not is_record(document):
+        raise ImportRefused(NOT_A_RECORD.format(name=name), 400)
+    version = document["format"].removeprefix(FORMAT + "/")
+    if not version.isdigit() or len(version) > 6 or int(version) < 1:
+        raise ImportRefused(NO_VERSION.format(name=name), 400)
+    if int(version) > VERSION:
+        raise ImportRefused(NEWER.format(name=name, version=int(version), known=VERSION), 400)
+    game = document.get("game")
+    if not isinstance(game, str) or game not in GAMES:
+        raise ImportRefused(UNKNOWN_GAME.format(name=name, game=str(game)[:40]))
+    try:
+        record = RecordFile.model_validate(document)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ImportRefused(DAMAGED.format(name=name, where=f"{where}: {first['msg']}")) from None
+    ids = [player.id for player in record.players]
+    seats = sorted(record.players, key=lambda player: player.seat)
+    if len(set(ids)) != len(ids) or len({player.seat for player in seats}) != len(ids):
+        raise ImportRefused(DAMAGED.format(name=name, where="two players share an id or a seat"))
+    if not record.order or record.order != seat_order([p.id for p in seats], record.order[0]):
+        raise ImportRefused(DAMAGED.format(name=name, where="its order of play is not its seats'"))
+    seqs = [entry.seq for entry in record.log]
+    if seqs != sorted(set(seqs)):
+        raise ImportRefused(DAMAGED.format(name=name, where="its log is out of order"))
+    strangers = {entry.player for entry in record.log} - set(ids) - {None}
+    if strangers:
+        raise ImportRefused(DAMAGED.format(
+            name=name, where=f"its log names player {min(strangers)}, who is not at the table"))
+    return record
+
+
+def _time(value: str | None, name: str) -> datetime | None:
+    """A time of the record as this database keeps it (UTC, without a zone)."""
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    except (ValueError, OverflowError):
+        raise ImportRefused(DAMAGED.format(name=name, where=f"{value!r} is not a time")) from None
+    return moment
+
+
+def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
+    """The final state and each action's log lines, replaying the log as it was played:
+    an action taken back by an undo made its lines after the actions then in effect."""
+    engine = GAMES[record.game]
+    effective: list[RecordEntry] = []
+    undone: list[tuple[RecordEntry, list[RecordEntry]]] = []
+    for entry in record.log:
+        if entry.kind == "action":
+            effective.append(entry)
+        elif entry.kind == "undo":
+            if not effective or effective[-1].seq != entry.undoes:
+                raise ImportRefused(DAMAGED.format(
+                    name=name, where=f"the undo at {entry.seq} does not take back the last move"))
+            undone.append((effective.pop(), list(effective)))
+
+    def play(entries: list[RecordEntry]) -> tuple[dict, list[list[Note]]]:
+        made: list[list[Note]] = []
+        state = replay(engine, record.order, record.options, record.seed,
+                       [(e.player, e.action) for e in entries], lines=made.append)
+        return state, made
+
+    try:
+        state, made = play(effective)
+        lines = {entry.seq: notes for entry, notes in zip(effective, made)}
+        for entry, before in undone:
+            lines[entry.seq] = play(before + [entry])[1][-1]
+        result = engine.result(state)
+    except Exception as exc:  # a log the rules refuse, in whatever way
+        raise ImportRefused(DOES_NOT_REPLAY.format(
+            name=name, title=engine.title, reason=str(exc).splitlines()[0][:200])) from None
+    if result is None:
+        raise ImportRefused(NOT_OVER.format(name=name))
+    if record.result is not None and plain(record.result) != plain(result.to_json()):
+        raise ImportRefused(OTHER_RESULT.format(name=name))
+    return state, lines
+
+
+def _rejoin_notes(entry: RecordEntry, players: dict[int, RecordPlayer]) -> list[dict]:
+    """A rejoin's line as the file has it when it is one (naming a player of the table),
+    else the line that says the same without the name."""
+    for note in entry.notes:
+        found = NAME_PLACEHOLDER.search(str(note.get("text", "")))
+        player = players.get(int(found.group(1))) if found else None
+        if player is not None and note.get("text") == rejoin_line(player.id, player.local).text:
+            return [rejoin_line(player.id, player.local).to_json()]
+    return [SOMEONE_REJOINED.to_json()]
+
+
+def table_record(document: Any, name: str) -> TableRecord:
+    """The record as a table of this database, as an export would give it."""
+    record = checked(document, name)
+    state, lines = _lines(record, name)
+    created = _time(record.created_at or (record.log[0].at if record.log else None), name)
+    finished = _time(record.finished_at or (record.log[-1].at if record.log else None), name)
+    created = created or finished or datetime.now(timezone.utc).replace(tzinfo=None)
+    finished = finished or created
+    players = {player.id: player for player in record.players}
+    events = []
+    for version, entry in enumerate(record.log, start=1):
+        notes = ([n.to_json() for n in lines.get(entry.seq, [])] if entry.kind == "action"
+                 else _rejoin_notes(entry, players) if entry.kind == "rejoin" else [])
+        events.append(EventRecord(
+            seq=entry.seq, kind=entry.kind, actor=entry.player if entry.kind != "rejoin" else None,
+            actor_key=f"p{entry.player}" if entry.player is not None else "host",
+            action=entry.action if entry.kind == "action" else None, notes=notes,
+            reveal=any(n["reveal"] for n in notes), undoes=entry.undoes
+            if entry.kind == "undo" else None, action_id=None, version=version,
+            at=_time(entry.at, name).isoformat()))
+    return TableRecord(
+        code=record.code, game=record.game, options=record.options, seed=record.seed,
+        status="finished", host_token_hash=hash_token(new_token()),
+        first_player=record.order[0], version=len(events),
+        moves=len(in_effect(record.log)), state=plain(state),
+        created_at=created.isoformat(), updated_at=finished.timestamp(),
+        finished_at=finished.isoformat(), next_code=None,
+        players=[PlayerRecord(id=p.id, seat=p.seat, name=p.name, name_key=p.name.casefold(),
+                              token_hash=hash_token(new_token()),  # held by no phone
+                              local=p.local, joined_at=created.isoformat())
+                 for p in record.players],
+        events=events)
+
+
+def plain(value: Any) -> Any:
+    """`value` as JSON gives it back (keys are text), to compare or to store."""
+    return json.loads(to_json(value))
+
+
+def already_here(table: TableRecord) -> str | None:
+    """The code of the table this game already is in this database, if it is."""
+    return db.session.execute(
+        db.select(Table.code).where(Table.game == table.game, Table.seed == table.seed,
+                                    Table.created_at == datetime.fromisoformat(table.created_at))
+    ).scalars().first()
+
+
+def import_record(document: Any, name: str) -> tuple[str, bool]:
+    """Import the game of a record: (its code here, whether it was imported now; False
+    when it was already here)."""
+    table = table_record(document, name)
+    present = already_here(table)
+    if present is not None:
+        return present, False
+    code_taken = db.session.execute(
+        db.select(Table.id).where(Table.code == table.code)).first() is not None
+    if code_taken or not re.fullmatch(f"[{CODE_LETTERS}]{{{CODE_LENGTH}}}", table.code):
+        table = table.model_copy(update={"code": free_code()})
+    insert([table])
+    return table.code, True
