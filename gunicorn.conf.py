@@ -60,7 +60,11 @@ def on_starting(server):
     from companion import create_app, upgrade_database
     from companion.extensions import db
 
-    app = create_app()
+    # The master builds the app only to upgrade the schema, so without the rate limits:
+    # their counters in memory start timer threads, which the workers forked next would
+    # inherit half alive (gevent then prints a KeyError for each). Each worker builds its
+    # own app, rate limits included.
+    app = create_app({"RATELIMIT_ENABLED": False})
     upgrade_database(app)
     with app.app_context():
         db.engine.dispose()  # the workers open their own; the master keeps none
