@@ -47,7 +47,7 @@ def test_make_run_in_a_fresh_clone_installs_the_server_only(tmp_path):
         htmx = re.search(r'src="([^"]*vendor/htmx[^"]*)"', home).group(1)
         assert requests.get(f"http://127.0.0.1:{port}{htmx}", timeout=5).status_code == 200
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        os.killpg(server.pid, signal.SIGINT)  # Ctrl-C, as whoever ran it stops it
         server.wait(timeout=30)
         log.close()
     python = clone / ".venv" / "bin" / "python"
@@ -65,8 +65,9 @@ def test_make_run_in_a_fresh_clone_installs_the_server_only(tmp_path):
 
 
 def assert_a_clean_start(served: str, url: str) -> None:
-    """From its start (the schema upgraded on a new database) to its stop, the server
-    printed the address and its QR code, and nothing a newcomer could take for a crash."""
+    """From its start (the schema upgraded on a new database) to its stop by Ctrl-C, the
+    server printed the address and its QR code, and nothing a newcomer could take for a
+    crash."""
     for alarming in ("Traceback", "Error", "Warning", "WARNING", "INFO"):
         assert alarming not in served, served
     lines = [line.strip() for line in served.splitlines() if line.strip()]
