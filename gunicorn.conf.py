@@ -60,7 +60,11 @@ def on_starting(server):
     from companion import create_app, upgrade_database
     from companion.extensions import db
 
-    app = create_app()
+    # The master builds the app only to upgrade the schema, so without the rate limits:
+    # their counters in memory start timer threads, which the workers forked next would
+    # inherit half alive (gevent then prints a KeyError for each). Each worker builds its
+    # own app, rate limits included.
+    app = create_app({"RATELIMIT_ENABLED": False})
     upgrade_database(app)
     with app.app_context():
         db.engine.dispose()  # the workers open their own; the master keeps none
@@ -82,7 +86,10 @@ def end_streams_when_stopping(worker):
     """SIGTERM tells a worker to stop once its requests are done; a stream is never done
     by itself, so end every one at once (clients reconnect, to another server or to this
     one once it is back). Closing the streams may block, which a signal handler must not:
-    it runs in a greenlet (gevent) or a thread of its own."""
+    it runs in a greenlet (gevent) or a thread of its own.
+    Ctrl-C (SIGINT, then the SIGQUIT the master sends) stops the worker the same way:
+    gunicorn's own quick stop exits from inside a greenlet under gevent, which prints a
+    traceback a newcomer takes for a crash."""
     import signal
     import threading
 
@@ -99,8 +106,9 @@ def end_streams_when_stopping(worker):
             threading.Thread(target=live.hub.close, daemon=True).start()
         stop(sig, frame)
 
-    signal.signal(signal.SIGTERM, handle_exit)
-    signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn sets it: no interrupted calls
+    for stopping in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
+        signal.signal(stopping, handle_exit)
+        signal.siginterrupt(stopping, False)  # as gunicorn sets it: no interrupted calls
 
 
 def when_ready(server):

@@ -84,18 +84,22 @@ SCHEMA_LOCK = 0x636F6D70
 
 
 def upgrade_database(app: Flask) -> None:
-    """Bring the database schema up to date (Alembic). Servers starting together on one
-    PostgreSQL take turns: the first upgrades, the others then find nothing to do."""
+    """Bring the database schema up to date (Alembic), quietly: a server starting prints
+    only its address (migrations/env.py). Servers starting together on one PostgreSQL
+    take turns: the first upgrades, the others then find nothing to do."""
     from flask_migrate import upgrade
+
+    def upgrade_quietly() -> None:
+        upgrade(x_arg=["log=warnings"])
 
     with app.app_context():
         if db.engine.dialect.name != "postgresql":
-            upgrade()
+            upgrade_quietly()
             return
         with db.engine.connect() as lock:
             lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK})
             try:
-                upgrade()
+                upgrade_quietly()
             finally:
                 lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
                 lock.commit()

@@ -15,6 +15,12 @@ config = context.config
 # app's) must keep working afterwards.
 fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
+# The server upgrades the schema itself as it starts (companion.upgrade_database), and a
+# clean start prints only where to find it: there each step is logged at warnings only
+# ("-x log=warnings"); `flask db upgrade` still says what it runs.
+if context.get_x_argument(as_dictionary=True).get('log') == 'warnings':
+    for name in ('alembic', 'flask_migrate'):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def get_engine():

@@ -1,4 +1,5 @@
-"""`make run` in a fresh clone installs what the server needs and no more, and serves."""
+"""`make run` in a fresh clone installs what the server needs and no more, and serves,
+printing only where to find it."""
 from __future__ import annotations
 
 import os
@@ -9,11 +10,14 @@ import time
 
 import requests
 
+from companion.web.links import qr_text
 from tests.support.app import ROOT, free_port
 from tests.support.servers import tail
 
 TEST_ONLY_PYTHON = ("pytest", "playwright", "hypothesis", "schemathesis")
 TEST_ONLY_NPM = ("axe-core", "lighthouse")
+# The line make prints as it starts the server: what the server prints comes after it.
+SERVER_COMMAND = "gunicorn -c gunicorn.conf.py wsgi:app\n"
 
 
 def test_make_run_in_a_fresh_clone_installs_the_server_only(tmp_path):
@@ -43,7 +47,7 @@ def test_make_run_in_a_fresh_clone_installs_the_server_only(tmp_path):
         htmx = re.search(r'src="([^"]*vendor/htmx[^"]*)"', home).group(1)
         assert requests.get(f"http://127.0.0.1:{port}{htmx}", timeout=5).status_code == 200
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        os.killpg(server.pid, signal.SIGINT)  # Ctrl-C, as whoever ran it stops it
         server.wait(timeout=30)
         log.close()
     python = clone / ".venv" / "bin" / "python"
@@ -57,3 +61,15 @@ def test_make_run_in_a_fresh_clone_installs_the_server_only(tmp_path):
     assert (clone / "static" / "vendor" / "htmx.min.js").is_file()
     output = (tmp_path / "make-run.log").read_text()
     assert "db upgrade" not in output  # gunicorn.conf.py upgrades, once
+    assert_a_clean_start(output.split(SERVER_COMMAND, 1)[1], f"http://127.0.0.1:{port}")
+
+
+def assert_a_clean_start(served: str, url: str) -> None:
+    """From its start (the schema upgraded on a new database) to its stop by Ctrl-C, the
+    server printed the address and its QR code, and nothing a newcomer could take for a
+    crash."""
+    for alarming in ("Traceback", "Error", "Warning", "WARNING", "INFO"):
+        assert alarming not in served, served
+    lines = [line.strip() for line in served.splitlines() if line.strip()]
+    assert lines[0].startswith("Companion is running."), served
+    assert lines[1:] == [url, *(line.strip() for line in qr_text(url).splitlines())], served

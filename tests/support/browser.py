@@ -87,9 +87,14 @@ def wait_until(page, expression: str, timeout_ms: int = 5_000) -> None:
         page.wait_for_timeout(50)
 
 
+# What a page must never log: an error (a Content-Security-Policy refusal among them) or
+# a warning (idiomorph's "duplicate ids found during morph", say).
+CONSOLE_PROBLEMS = ("error", "warning")
+
+
 def console_errors(page) -> list[str]:
-    """The errors a page reports from now on, across its navigations: console errors (a
-    Content-Security-Policy refusal among them) and uncaught script errors.
+    """The errors and warnings a page reports from now on, across its navigations:
+    console errors and warnings, and uncaught script errors.
 
     A move cancels any request for the panel still on its way (hx-sync="#live:replace"),
     an earlier move's included, and htmx logs a cancelled request as two console errors,
@@ -97,9 +102,9 @@ def console_errors(page) -> list[str]:
     errors: list[str] = []
 
     def on_console(message) -> None:
-        if message.type != "error":
+        if message.type not in CONSOLE_PROBLEMS:
             return
-        entry = f"{page.url}: {message.text}"
+        entry = f"{page.url}: {message.type}: {message.text}"
         cancelled = entry.replace("htmx:sendAbort", "htmx:afterRequest", 1)
         if message.text.startswith("htmx:sendAbort") and errors and errors[-1] == cancelled:
             errors.pop()

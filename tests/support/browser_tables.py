@@ -49,22 +49,28 @@ def build_site(tmp: Path) -> tuple[Site, LiveServer]:
     server.start()
     site = Site(server.url, server.local_url, app)
     api = Api(client=app.test_client())
-    for game, (options, players, mid_moves) in GAME_TABLES.items():
+    for game in GAME_TABLES:
         for phase in PHASES:
-            table = api.table(game, players=players, start=phase != "lobby", options=options,
-                              seed=11)
-            if phase == "mid":
-                table.play(mid_moves)
-            elif phase == "end":
-                table.finish()
-                assert table.view()["status"] == "finished"
-            site.tables[game, phase] = table
+            site.tables[game, phase] = game_table(api, game, phase)
     # Big Money's market being turned over: the cards the tables above typed are on offer.
-    table = api.table("big-money", players=GAME_TABLES["big-money"][1], seed=11)
-    for token in table.tokens.values():
-        assert table.act(token, type="startup", industry="food")[0] == 200
-    site.tables["big-money", "market"] = table
+    site.tables["big-money", "market"] = game_table(api, "big-money", "market")
     return site, server
+
+
+def game_table(api: Api, game: str, phase: str) -> Seated:
+    """A table of `game` in `phase` (one of PHASES, or "market" for Big Money's market
+    being turned over once everyone has a Start-Up)."""
+    options, players, mid_moves = GAME_TABLES[game]
+    table = api.table(game, players=players, start=phase != "lobby", options=options, seed=11)
+    if phase == "mid":
+        table.play(mid_moves)
+    elif phase == "end":
+        table.finish()
+        assert table.view()["status"] == "finished"
+    elif phase == "market":
+        for token in table.tokens.values():
+            assert table.act(token, type="startup", industry="food")[0] == 200
+    return table
 
 
 @contextmanager

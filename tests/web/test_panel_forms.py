@@ -17,6 +17,7 @@ def posts_of(html: str) -> list[str]:
 def assert_written_one_way(html: str, once: bool | None = None) -> None:
     for tag in posts_of(html):
         assert 'hx-target="#panel"' in tag and 'hx-swap="morph"' in tag, tag
+        assert 'hx-ext="morph"' in tag, tag  # found even once the sender left the page
         assert 'hx-sync="#live:replace"' in tag, tag
         if tag.startswith("<form"):
             assert 'method="post"' in tag
