@@ -17,6 +17,7 @@ from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
 from .games.engine import join_names
 from .jsontext import JSONProvider, to_json
+from .web import languages
 from .web.session import SessionInterface
 from .web.templating import TemplateEnvironment, url_for
 
@@ -56,6 +57,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
+    languages.register(app)
 
     from .web import (api, compress, display, errors, health, links, lobby, public_part,
                       replay, screens)
