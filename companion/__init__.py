@@ -57,13 +57,15 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
 
-    from .web import api, compress, display, errors, health, links, lobby, public_part, screens
+    from .web import (api, compress, display, errors, health, links, lobby, public_part, screens,
+                      stream_limits)
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(display.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
+    stream_limits.register(app)
     compress.register(app, [root / "static" for root in file_roots()])
     transfer.register(app)
     app.jinja_env.globals["url_for"] = url_for
