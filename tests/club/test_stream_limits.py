@@ -13,10 +13,11 @@ import time
 import pytest
 
 from companion.extensions import db
+from companion.web.stream_limits import GRACE_SECONDS, WINDOW_SECONDS
 from tests.support.api import Api
 from tests.support.app import make_app
 from tests.support.clients import session_from
-from tests.support.servers import ServerProcess
+from tests.support.servers import ServerProcess, redis_server
 from tests.support.streams import Stream
 
 CAP = 4  # streams per address
@@ -182,6 +183,44 @@ def test_behind_a_trusted_proxy_the_cap_counts_the_forwarded_address(server):
             assert flood.open(path, "127.0.0.1", {"X-Forwarded-For": neighbour})[0] == 200
     finally:
         flood.close()
+
+
+def test_servers_sharing_a_limits_storage_count_an_address_together(database_url, tmp_path):
+    """Two servers counting in one Redis: an address's streams on both count against one
+    cap; a server killed with its streams open leaves them counted for one window at most,
+    while the streams still open elsewhere stay counted from window to window."""
+    with redis_server(tmp_path) as storage:
+        one, two = ServerProcess(database_url, tmp_path), ServerProcess(database_url, tmp_path)
+        for each in (one, two):
+            each.env.update(COMPANION_RATELIMIT="on", COMPANION_RATELIMIT_STORAGE=storage,
+                            COMPANION_STREAMS_PER_ADDRESS=str(CAP))
+        floods = {one: Flood(one.port), two: Flood(two.port)}
+        try:
+            one.start()
+            two.start()
+            table = Api(one.url).table(players=("Ann", "Ben"), start=False)
+            path = f"/api/v1/tables/{table.code}/stream"
+            half = CAP // 2
+            assert [floods[server].open(path)[0] for server in (one, two)
+                    for _ in range(half)] == [200] * CAP
+            assert [floods[server].open(path)[0] for server in (one, two)] == [429, 429]
+            assert floods[one].open(path, "127.0.0.3")[0] == 200  # another address
+
+            one.kill()  # its streams end without a word to the storage
+            killed = time.monotonic()
+            assert floods[two].open(path)[0] == 429
+            deadline = killed + WINDOW_SECONDS + GRACE_SECONDS + 5
+            while (status := floods[two].open(path)[0]) != 200:
+                assert time.monotonic() < deadline, "the killed server's streams still count"
+                time.sleep(1)
+            # Counted now: the streams two held all along, and the one just opened.
+            opened = [floods[two].open(path)[0] for _ in range(CAP - half)]
+            assert opened == [200] * (CAP - half - 1) + [429]
+        finally:
+            for flood in floods.values():
+                flood.close()
+            two.stop()
+            one.stop()
 
 
 def test_half_sent_requests_lock_no_one_out(server):
