@@ -100,10 +100,6 @@ class StreamCounts:
         if removed:
             self.shared.send(address, *removed)
 
-    def held(self) -> dict[str, int]:
-        with self._lock:
-            return dict(self._held)
-
     def new_window(self) -> None:
         """A window began: add this process's streams of every address to its count."""
         with self._lock:
@@ -129,6 +125,7 @@ class SharedCounts:
         self.storage = storage
         raw = storage.base_exceptions
         self.failures = (StorageError, *(raw if isinstance(raw, tuple) else (raw,)))
+        self._warned = 0.0
         self._windows: dict[str, int] = {}  # the window each address's streams are in
         self._follower: threading.Thread | None = None
         self._follower_lock = threading.Lock()
@@ -178,7 +175,10 @@ class SharedCounts:
                 return int(self.storage.storage.decr(key, -amount) or 0)
             return self.storage.incr(key, 2 * WINDOW_SECONDS, amount)
         except self.failures as error:
-            current_app.logger.warning("The shared stream counts are out of reach: %s", error)
+            if time.monotonic() - self._warned > WINDOW_SECONDS:  # not once per stream
+                self._warned = time.monotonic()
+                current_app.logger.warning("The shared stream counts are out of reach "
+                                           "(each process counts alone): %s", error)
             return None
 
     def count(self, address: str, window: int, amount: int) -> int:

@@ -185,6 +185,26 @@ def test_behind_a_trusted_proxy_the_cap_counts_the_forwarded_address(server):
         flood.close()
 
 
+@pytest.mark.parametrize("server", [{"COMPANION_WORKER_CLASS": "gthread",
+                                     "COMPANION_THREADS": "20"}], indirect=True)
+def test_a_gthread_worker_keeps_threads_for_requests(server, reader):
+    """A gthread worker serves a request, a stream included, on a thread of its own:
+    streams leave a tenth of its threads to the rest."""
+    flood = Flood(server.port)
+    table = Api(server.url, app=reader).table(players=("Ann", "Ben"))
+    path = f"/api/v1/tables/{table.code}/stream"
+    try:
+        statuses = [flood.open(path, f"127.0.1.{n // CAP + 1}") for n in range(20)]
+        assert [status for status, _ in statuses] == [200] * 18 + [503] * 2
+        assert all(retry for _, retry in statuses[18:])
+        phone = session_from("127.0.0.3")
+        assert timed(phone.get, server.url + "/", timeout=10).status_code == 200
+        token, move = table.next_move()
+        assert timed(table.act, token, **move)[0] == 200
+    finally:
+        flood.close()
+
+
 def test_servers_sharing_a_limits_storage_count_an_address_together(database_url, tmp_path):
     """Two servers counting in one Redis: an address's streams on both count against one
     cap; a server killed with its streams open leaves them counted for one window at most,
