@@ -124,7 +124,7 @@ class SharedCounts:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         raw = storage.base_exceptions
-        self.failures = (StorageError, *(raw if isinstance(raw, tuple) else (raw,)))
+        self.failures = (StorageError, OSError, *(raw if isinstance(raw, tuple) else (raw,)))
         self._warned = 0.0
         self._windows: dict[str, int] = {}  # the window each address's streams are in
         self._follower: threading.Thread | None = None
