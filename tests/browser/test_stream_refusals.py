@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
+from companion.extensions import db
 from companion.live import REVOKED_MESSAGE
 from companion.web.screens import NOT_SEATED
 from companion.web.stream_limits import RETRY_SECONDS, TOO_MANY_HERE
 from tests.support.api import Api
-from tests.support.browser import SOON, console_errors, first_move, seat_phone, wait_until
+from tests.support.app import LiveServer, make_app
+from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, seat_phone,
+                                   wait_until)
 
 QUIET_MS = 6_000  # how long a signed-out page is watched for another stream request
 # Set once the page's live stream is open (the htmx SSE extension's event).
@@ -105,10 +109,22 @@ def test_a_phone_that_follows_again_after_its_seat_was_given_away_is_signed_out(
     assert_signed_out_for_good(phone, table, NOT_SEATED, streams, errors)
 
 
+@pytest.fixture
+def capped_server(database_url, tmp_path):
+    """The server, its limits on, where an address may hold one stream."""
+    app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True, STREAMS_PER_ADDRESS=1)
+    server = LiveServer(app, LAN_NAME)
+    app.config["PUBLIC_URL"] = server.url
+    server.start()
+    yield server
+    server.stop()
+    with app.app_context():
+        db.engine.dispose()
+
+
 def test_a_phone_over_its_networks_cap_says_so_and_follows_again_when_there_is_room(
-        live_server, new_phone):
-    live_server.app.config["RATELIMIT_ENABLED"] = True
-    live_server.app.extensions["companion_streams"].per_address = 1
+        capped_server, new_phone):
+    live_server = capped_server
     table = Api(live_server.local_url).table()
     first = new_phone()
     first.context.add_init_script(STREAM_OPEN_SPY)
