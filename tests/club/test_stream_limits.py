@@ -82,6 +82,14 @@ class Flood:
         self.held.clear()
 
 
+def join(table, api: Api, name: str) -> None:
+    """`name` takes a seat at the table (in its lobby) through `api`."""
+    status, joined = api.call("POST", f"/tables/{table.code}/players", json={"name": name})
+    assert status == 201, joined
+    table.tokens[name], table.ids[name] = joined["token"], joined["player"]["id"]
+    table.names[joined["player"]["id"]] = name
+
+
 def timed(call, *args, **kwargs):
     started = time.monotonic()
     result = call(*args, **kwargs)
@@ -113,11 +121,7 @@ def test_one_address_flooding_streams_locks_no_one_out(server, reader):
 
         # A phone on another address joins and follows the table at once.
         cat = Api(server.url, session=session_from("127.0.0.5"))
-        status, joined = timed(cat.call, "POST", f"/tables/{table.code}/players",
-                               json={"name": "Cat"})
-        assert status == 201, joined
-        table.tokens["Cat"], table.ids["Cat"] = joined["token"], joined["player"]["id"]
-        table.names[joined["player"]["id"]] = "Cat"
+        timed(join, table, cat, "Cat")
         phone_streams("Cat", "127.0.0.5")
 
         # Many addresses, each within its cap, fill the worker: past its reserve, 503.
@@ -137,13 +141,9 @@ def test_one_address_flooding_streams_locks_no_one_out(server, reader):
         status, _ = timed(cat.call, "GET", f"/tables/{table.code}", table.tokens["Cat"])
         assert status == 200
         dan = Api(server.url, session=session_from("127.0.0.6"))
-        status, joined = timed(dan.call, "POST", f"/tables/{table.code}/players",
-                               json={"name": "Dan"})
-        assert status == 201, joined
-        table.tokens["Dan"], table.ids["Dan"] = joined["token"], joined["player"]["id"]
-        table.names[joined["player"]["id"]] = "Dan"
+        timed(join, table, dan, "Dan")
         status, retry = flood.open(stream_path, "127.0.0.6",
-                                   {"Authorization": f"Bearer {joined['token']}"})
+                                   {"Authorization": f"Bearer {table.tokens['Dan']}"})
         assert status == 503 and int(retry) > 0
         status, view = timed(host.call, "POST", f"/tables/{table.code}/start", table.host,
                              {"seed": 7})
