@@ -16,8 +16,8 @@ from companion.web.screens import NOT_SEATED
 from companion.web.stream_limits import RETRY_SECONDS, TOO_MANY_HERE
 from tests.support.api import Api
 from tests.support.app import LiveServer, make_app
-from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, seat_phone,
-                                   wait_until)
+from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, screenshot,
+                                   seat_phone, wait_until)
 
 QUIET_MS = 6_000  # how long a signed-out page is watched for another stream request
 # Set once the page's live stream is open (the htmx SSE extension's event).
@@ -84,6 +84,8 @@ def test_a_phone_whose_seat_is_given_away_while_it_follows_is_signed_out_for_goo
     streams = stream_requests(phone)
 
     give_seat_away(table, "Ben")
+    expect(phone.get_by_role("alert")).to_have_text(REVOKED_MESSAGE, timeout=SOON)
+    screenshot(phone, "signed-out")
     assert_signed_out_for_good(phone, table, REVOKED_MESSAGE, streams, errors)
 
 
@@ -138,6 +140,7 @@ def test_a_phone_over_its_networks_cap_says_so_and_follows_again_when_there_is_r
     second = seat_phone(lambda: second, live_server.url, table, "Ben")
     notice = second.locator("#stream-notice")
     expect(notice).to_have_text(TOO_MANY_HERE, timeout=SOON)
+    screenshot(second, "stream-refused-too-many")
     expect(second.get_by_role("status").filter(has_text=TOO_MANY_HERE)).to_be_visible()
 
     # Once the first phone leaves (the server sees it gone at its next writes), the
