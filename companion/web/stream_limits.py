@@ -182,16 +182,17 @@ class SharedCounts:
             return None
 
     def count(self, address: str, window: int, amount: int) -> int:
-        """The group's streams of the address, this one's added to the window's count."""
+        """The group's streams of the address with a new one, which `amount` adds to the
+        window's count (with the process's others, when the count did not have them)."""
         count = self.send(address, window, amount)
         if count is None:
             return 0
         if time.time() - window * WINDOW_SECONDS < GRACE_SECONDS:
             try:
-                count = max(count, self.storage.get(KEY.format(window=window - 1,
-                                                               address=address)))
+                earlier = self.storage.get(KEY.format(window=window - 1, address=address))
             except self.failures:
-                pass
+                earlier = 0
+            count = max(count, earlier + 1)  # the new stream is not in the earlier count
         return count
 
 
