@@ -57,8 +57,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
 
-    from .web import (api, compress, display, errors, health, links, lobby, public_part, screens,
-                      stream_limits)
+    from .web import api, compress, display, errors, health, links, lobby, public_part, screens
+    from .web import stream_limits
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
