@@ -22,15 +22,17 @@ if worker_class == "gevent":
 
 from sqlalchemy.engine import make_url  # noqa: E402  (after patching)
 
-from companion.config import database_url  # noqa: E402
+from companion.config import CONNECTIONS, THREADS, database_url, whole_number  # noqa: E402
 
 ON_SQLITE = make_url(database_url(str(Path(__file__).resolve().parent / "instance"))
                      ).get_backend_name() == "sqlite"
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", 1 if ON_SQLITE else min(2, os.cpu_count() or 1)))
-worker_connections = int(os.environ.get("COMPANION_CONNECTIONS", "4000"))  # gevent
-threads = int(os.environ.get("COMPANION_THREADS", "100"))  # gthread: one per open stream
+# The live streams may take all of a worker's connections (gevent) or threads (gthread)
+# but a reserve kept for moves, joins and pages (companion/web/stream_limits.py).
+worker_connections = whole_number("COMPANION_CONNECTIONS", CONNECTIONS)  # gevent
+threads = whole_number("COMPANION_THREADS", THREADS)  # gthread: one per open stream
 timeout = 60
 keepalive = 5
 # A stopping worker ends its streams at once (post_worker_init), then waits for its

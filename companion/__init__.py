@@ -61,6 +61,7 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     from .web import (api, compress, display, errors, health, links, lobby, public_part,
                       replay, screens)
+    from .web import stream_limits
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
@@ -68,6 +69,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(replay.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
+    stream_limits.register(app)
     compress.register(app, [root / "static" for root in file_roots()])
     commands.register(app)
     app.jinja_env.globals["url_for"] = url_for

@@ -7,6 +7,12 @@ from pathlib import Path
 
 
 DB_POOL = 10
+# A gevent worker's open connections, and a gthread worker's threads (gunicorn.conf.py).
+CONNECTIONS = 4000
+THREADS = 100
+# The live streams one address may hold at once: a phone holds one, two with the host
+# screen open, and a TV one more; a club room behind one router, about fifty players.
+STREAMS_PER_ADDRESS = 100
 
 
 def secret_key(instance_path: str) -> str:
@@ -52,6 +58,14 @@ def whole_number(name: str, default: int) -> int:
     return int(value)
 
 
+def worker_budget() -> int:
+    """A worker's connections (gevent: one greenlet each) or threads (gthread: one per
+    request being served, a stream for as long as it is open)."""
+    if os.environ.get("COMPANION_WORKER_CLASS", "gevent") == "gthread":
+        return whole_number("COMPANION_THREADS", THREADS)
+    return whole_number("COMPANION_CONNECTIONS", CONNECTIONS)
+
+
 def from_environment(instance_path: str) -> dict:
     return {
         "SECRET_KEY": secret_key(instance_path),
@@ -68,6 +82,13 @@ def from_environment(instance_path: str) -> dict:
         "LISTEN_URL": os.environ.get("COMPANION_LISTEN_URL") or None,
         # Database connections a process may hold at once (a server database).
         "DB_POOL": whole_number("COMPANION_DB_POOL", DB_POOL),
+        # The live streams one address may hold (0: no cap); lifted, as the rate limits,
+        # by COMPANION_RATELIMIT=off.
+        "STREAMS_PER_ADDRESS": whole_number("COMPANION_STREAMS_PER_ADDRESS",
+                                            STREAMS_PER_ADDRESS),
+        # What one worker can hold open at once: its connections (gevent) or its threads
+        # (gthread). Live streams may take all of it but a reserve (web/stream_limits.py).
+        "WORKER_BUDGET": worker_budget(),
         # Lets a client fix the shuffle with a seed: for tests and benchmarks, never a club.
         "TEST_SEEDS": os.environ.get("COMPANION_TEST_SEEDS", "off") == "on",
         "MAX_CONTENT_LENGTH": 64 * 1024,

@@ -19,10 +19,15 @@ STATUS = {
 
 
 class CompanionError(Exception):
-    def __init__(self, code: str, message: str, **extra: Any):
+    """`retry_after`: seconds after which the same request may succeed (the answer's
+    Retry-After header)."""
+
+    def __init__(self, code: str, message: str, retry_after: int | None = None,
+                 **extra: Any):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
         self.extra = extra
 
     @property

@@ -18,8 +18,9 @@
 
   function playing() {
     var shown = panel();
+    var status = shown && shown.getAttribute("data-status");
     return document.body.hasAttribute("data-wake-lock") && document.visibilityState === "visible" &&
-      !(shown && shown.getAttribute("data-status") === "finished");
+      status !== "finished" && status !== "signed-out";
   }
 
   function keepAwake() {
@@ -157,6 +158,116 @@
   document.addEventListener("keydown", tap, true);
 
   // -- Following the table ---------------------------------------------------------------
+  // htmx's SSE extension holds the page's stream. When the server refuses it (an answer
+  // that is not a stream), the browser's EventSource gives up without saying why: it
+  // cannot read the answer's status. The page then asks the stream's own address with
+  // check=1, which answers without opening a stream what a stream would get now: the
+  // panel of a phone signed out (its seat given to a new phone), which replaces this one
+  // for good; too many streams from this network, or the server full, said on the page
+  // and asked again after Retry-After; or nothing in the way (204). Only then is the
+  // stream opened again, from the version shown, waiting longer after each failure. The
+  // extension's own handling of a failure (a console error, then its own retries) is
+  // not used; a stream that merely dropped is reopened by the browser by itself.
+  var RETRY_FIRST_MS = 1000;
+  var RETRY_MOST_MS = 30000;
+  var retryMs = RETRY_FIRST_MS;
+  var reopened = 0;
+
+  function streamNotice(text) {
+    var notice = document.getElementById("stream-notice");
+    if (notice) {
+      notice.textContent = text;
+      notice.hidden = !text;
+    }
+  }
+
+  function following() {
+    return document.querySelector("[sse-connect]");
+  }
+
+  // Signed out: the stream is never opened again.
+  function stopFollowing() {
+    var element = following();
+    if (element) {
+      element.removeAttribute("sse-connect");
+    }
+    streamNotice("");
+  }
+
+  function reopenLater(retryAfterSeconds) {
+    var delay = Math.max(retryAfterSeconds * 1000, retryMs);
+    retryMs = Math.min(retryMs * 2, RETRY_MOST_MS);
+    setTimeout(reopen, delay);
+  }
+
+  // htmx opens the stream again once the element holding it has changed (htmx.process),
+  // and its events are swapped by the elements whose attributes changed too.
+  function reopen() {
+    var element = following();
+    if (!element) {
+      return;
+    }
+    reopened += 1;
+    var since = shownVersion();
+    element.setAttribute("sse-connect", element.getAttribute("sse-connect")
+      .replace(/([?&]since=)\d*/, "$1" + (since === null ? "" : since)));
+    [element].concat(Array.prototype.slice.call(element.querySelectorAll("[sse-swap]")))
+      .forEach(function (node) {
+        node.setAttribute("data-stream", String(reopened));
+      });
+    htmx.process(element);
+  }
+
+  function textOf(html) {
+    return new DOMParser().parseFromString(html, "text/html").body.textContent.trim();
+  }
+
+  function askWhyRefused(url) {
+    fetch(url + (url.indexOf("?") < 0 ? "?" : "&") + "check=1",
+          {credentials: "same-origin", headers: {"HX-Request": "true"}})
+      .then(function (answer) {
+        if (answer.status === 403 && panel()) {
+          return answer.text().then(function (html) {
+            stopFollowing();
+            htmx.swap(panel(), html, {swapStyle: "outerHTML"});
+          });
+        }
+        if (answer.status === 429 || answer.status === 503) {
+          return answer.text().then(function (html) {
+            streamNotice(textOf(html));
+            reopenLater(Number(answer.headers.get("Retry-After")) || 0);
+          });
+        }
+        reopenLater(0);
+      })
+      .catch(function () {
+        reopenLater(0); // the network is down: ask again in a while
+      });
+  }
+
+  if (window.htmx) {
+    htmx.createEventSource = function (url) {
+      var source = new EventSource(url, {withCredentials: true});
+      source.addEventListener("open", function () {
+        retryMs = RETRY_FIRST_MS;
+        streamNotice("");
+      });
+      source.addEventListener("error", function (event) {
+        event.stopImmediatePropagation(); // the extension's handler: see above
+        if (source.readyState === EventSource.CLOSED && following()) {
+          askWhyRefused(url);
+        }
+      });
+      // The last event of a phone whose seat was given to a new phone: the extension
+      // swaps in its panel (sse-swap="revoked"), and nothing reopens the stream.
+      source.addEventListener("revoked", function () {
+        source.close();
+        stopFollowing();
+      });
+      return source;
+    };
+  }
+
   function resync() {
     document.body.dispatchEvent(new Event("resync"));
   }

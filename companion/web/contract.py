@@ -110,8 +110,11 @@ def _stream_operation() -> dict:
     operation["description"] = (
         "Sends `event: version` with `data: {\"version\": N, \"table\": VIEW}` on connect "
         "and after every change, and a comment line at least every 15 s. It ends with "
-        "`event: revoked` when the caller's seat is given to another phone. A 503 (the "
-        "database busy) carries Retry-After: open the stream again then.")
+        "`event: revoked` when the caller's seat is given to another phone. A 429 (the "
+        "caller's address holds as many streams as it may) or a 503 (the server holds as "
+        "many streams as it can, or the database is busy) carries Retry-After: open the "
+        "stream again then. With `?check=1` no stream is opened: 204 when one would be "
+        "served now, else the answer it would get.")
     operation["responses"]["200"] = {"description": "An endless event stream", "content": {
         "text/event-stream": {"schema": {"type": "string"}}}}
     return operation

@@ -37,8 +37,15 @@ def respond(error: CompanionError):
     return render_template(template, error=error), error.status
 
 
+def error_answer(error: CompanionError):
+    """The error as `respond` shapes it, with Retry-After when it says when to retry."""
+    body, status = respond(error)
+    retry = {"Retry-After": str(error.retry_after)} if error.retry_after else {}
+    return body, status, retry
+
+
 def register(app: Flask) -> None:
-    app.register_error_handler(CompanionError, respond)
+    app.register_error_handler(CompanionError, error_answer)
 
     @app.errorhandler(CSRFError)
     def csrf_refused(exc: CSRFError):

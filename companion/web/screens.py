@@ -17,6 +17,7 @@ from ..games import GAMES
 from ..snapshots import Snapshot
 from ..table import moves, read, seating
 from . import links, public_part
+from .errors import error_answer
 from .lobby import set_cookie
 from .live_stream import event_stream
 
@@ -32,6 +33,16 @@ def game_folder(table: Snapshot) -> str:
 
 
 LOCAL_SCREEN = re.compile(r"as-(\d{1,12})")
+NOT_SEATED = ("This device is not seated at this table: if the seat is yours, ask the host "
+              "for your rejoin code.")
+
+
+class SignedOut(CompanionError):
+    """A phone whose cookie holds no seat here (any more): its seat was given to a new
+    phone, or removed."""
+
+    def __init__(self, message: str = NOT_SEATED):
+        super().__init__("forbidden", message)
 
 
 def screen_viewer(table: Snapshot, screen: str) -> Viewer:
@@ -40,9 +51,9 @@ def screen_viewer(table: Snapshot, screen: str) -> Viewer:
     local = LOCAL_SCREEN.fullmatch(screen or "")
     viewer = cookie_viewer(table, request, host=screen == "host" or bool(local))
     if viewer is None:
-        raise forbidden("This device is not seated at this table: if the seat is yours, ask "
-                        "the host for your rejoin code." if screen == "phone"
-                        else "Only the device that created the table shows the host screen.")
+        if screen == "phone":
+            raise SignedOut()
+        raise forbidden("Only the device that created the table shows the host screen.")
     if local:
         player = table.seat(int(local.group(1)))
         if player is None or not player.local:
@@ -103,6 +114,20 @@ def panel_message(screen: str, viewer: Viewer):
     return message
 
 
+@bp.errorhandler(SignedOut)
+def signed_out(error: SignedOut):
+    """A phone's page asking (htmx, or its check of a refused stream) is told, by a panel
+    that replaces its own for good; any other request gets the error as usual."""
+    if not request.headers.get("HX-Request"):
+        return error_answer(error)
+    table = read.find(request.view_args["code"])
+    return signed_out_panel(table, error.message), 403
+
+
+def signed_out_panel(table: Snapshot, message: str) -> str:
+    return render_template("table/_signed_out.html", table=table, message=message)
+
+
 @bp.get("")
 def phone(code: str):
     table = read.find(code)
@@ -140,11 +165,10 @@ def events(code: str):
     screen = request.args.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     since = request.args.get("since", "")
-    signed_out = render_template("_error.html", error=CompanionError(
-        "forbidden", live.REVOKED_MESSAGE))
     return event_stream(table, viewer, panel_message(screen, viewer),
                         since=int(since) if since.isdigit() else -1,
-                        revoked=live.sse_lines("revoked", signed_out))
+                        revoked=live.sse_lines("revoked",
+                                               signed_out_panel(table, live.REVOKED_MESSAGE)))
 
 
 INDEXED = re.compile(r"(.+)\[(\d{1,2})\]")

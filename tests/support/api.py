@@ -8,11 +8,13 @@ from tests.support.bots import TableBot
 
 
 class Api:
-    """The JSON API at `base` over HTTP, or through a test `client`. `app` (a test client's
-    own, unless given) is what the bot reads a table's state through."""
+    """The JSON API at `base` over HTTP (through `session`, requests' own by default), or
+    through a test `client`. `app` (a test client's own, unless given) is what the bot
+    reads a table's state through."""
 
-    def __init__(self, base: str = "", client=None, app=None):
+    def __init__(self, base: str = "", client=None, app=None, session=requests):
         self.base = base
+        self.session = session
         self.client = client
         self.app = app if app is not None else getattr(client, "application", None)
 
@@ -22,8 +24,8 @@ class Api:
             response = self.client.open("/api/v1" + path, method=method, json=json,
                                         headers=headers)
             return response.status_code, response.get_json()
-        response = requests.request(method, self.base + "/api/v1" + path, json=json,
-                                    headers=headers, timeout=30)
+        response = self.session.request(method, self.base + "/api/v1" + path, json=json,
+                                        headers=headers, timeout=30)
         return response.status_code, response.json()
 
     def table(self, game: str = "go-big", players=("Ann", "Ben", "Cat"), start=True,

@@ -5,9 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
 
 from companion.auth import host_cookie, player_cookie
 from tests.support.pages import csrf_of
+
+
+class FromAddress(HTTPAdapter):
+    """Connections made from a source address of one's own: loopback has many
+    (127.0.0.2, 127.0.0.3, ...), so one machine can play several phones on several
+    addresses, as a server counting by address sees them."""
+
+    def __init__(self, address: str):
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs):
+        kwargs["source_address"] = (self.address, 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
+def session_from(address: str) -> requests.Session:
+    """A requests session whose connections come from `address` (on loopback)."""
+    session = requests.Session()
+    session.mount("http://", FromAddress(address))
+    return session
 
 
 class Client:

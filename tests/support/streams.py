@@ -33,16 +33,16 @@ def parsed(event: tuple[str, str | None]) -> tuple[str, object]:
 class Stream:
     """An open text/event-stream whose events (name, raw data) arrive on a queue, the
     last one ("closed", None) once the stream ends. A bearer `token` is sent as the API
-    expects it."""
+    expects it; `session` (requests' own by default) opens the connection."""
 
     def __init__(self, url: str, token: str | None = None, headers: dict | None = None,
-                 cookies=None, label: str = ""):
+                 cookies=None, label: str = "", session=requests):
         self.label = label or url
         headers = dict(headers or {})
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        self.response = requests.get(url, headers=headers, cookies=cookies, stream=True,
-                                     timeout=30)
+        self.response = session.get(url, headers=headers, cookies=cookies, stream=True,
+                                    timeout=30)
         assert self.response.status_code == 200, (url, self.response.status_code)
         assert self.response.headers["Content-Type"].startswith("text/event-stream")
         self.events: queue.Queue = queue.Queue()
