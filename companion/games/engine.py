@@ -219,6 +219,11 @@ class Game:
         (Big Top's deals, the colours of Nothing Beats a Large) overrides this."""
         return self.Options()
 
+    def played_as(self, options: dict) -> str:
+        """The game a table with these options plays, by name (Big Top's Fan Tan variant is
+        a game of its own to the players)."""
+        return self.title
+
     def box_data(self) -> dict | None:
         """Where the option defaults come from, for the options form (Big Money's box
         data, with a source for every value); None for a game without such notes."""

@@ -36,6 +36,7 @@ def home():
 def past_games():
     games = records.past_games(limit=1000)
     return render_template("lobby/games.html", games=games[:50],
+                           in_play=records.games_in_play(),
                            stats=records.player_stats(games))
 
 
