@@ -46,6 +46,7 @@ class BigTop(Game):
     max_players = 6
     Options = Options
     secret_actions = frozenset({"hand", "receipts"})
+    secrets_called = "hand and gate receipts"
     first_player_role = "deals first"
 
     def default_options(self, player_count: int | None = None) -> Options:
