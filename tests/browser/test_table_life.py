@@ -380,6 +380,30 @@ def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_pho
     assert cleos[1].startswith("Cleo placed their gate receipts.")
 
 
+def test_the_host_screen_tells_a_phoneless_player_where_their_goal_cards_are(live_server,
+                                                                          new_phone):
+    """Nothing Beats a Large: Dan, who has no phone, is dealt secret goal cards. The host
+    screen says, from the start, how he sees them: pass the device, behind the cover."""
+    api = Api(live_server.local_url)
+    table = api.table(game="nothing-beats-a-large", players=("Ann", "Ben"), start=False)
+    host = host_screen(new_phone, live_server.url, table.code, table.host)
+    host.get_by_label("Add a player without a phone").fill("Dan")
+    host.get_by_role("button", name="Add", exact=True).click()
+    expect(host.locator(".players li", has_text="Dan")).to_contain_text("no phone", timeout=SOON)
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_text("Dan has no phone: pass the device to Dan to see their goal "
+                            "cards.")).to_be_visible(timeout=SOON)
+    expect(host.get_by_text("Your goal cards")).to_have_count(0)
+    host.get_by_role("link", name="Dan's goal cards (pass the device)").click()
+    expect(host.get_by_role("heading", name="Pass the device to Dan")).to_be_visible()
+    expect(host.get_by_text("Your goal cards")).to_have_count(0)
+    host.get_by_role("link", name="I am Dan: show my screen").click()
+    expect(host.get_by_role("heading", name=re.compile("Your goal cards"))).to_be_visible()
+    host.get_by_role("link", name="Done: hide my screen").click()
+    expect(host).to_have_url(f"{live_server.url}/t/{table.code}/host")
+    expect(host.get_by_text("Your goal cards")).to_have_count(0)
+
+
 # -- 3. play again -------------------------------------------------------------------
 
 def test_a_finished_table_is_played_again_with_the_same_players(live_server, new_phone):
