@@ -145,6 +145,7 @@ def test_past_games_lead_to_each_game_and_to_the_games_being_played(app):
     playing_part = html[html.index("<h2>Being played</h2>"):html.index("<h2>Finished</h2>")]
     for table in (finished, fan_tan):
         for link in (f'href="/d/{table.code}"', f'href="/d/{table.code}/history"',
+                     f'href="/t/{table.code}/replay"',
                      f'href="/t/{table.code}/record.json" download'):
             assert link in finished_part, link
     assert "<h3>Fan Tan</h3>" in finished_part and "<h3>Big Top</h3>" not in finished_part
@@ -152,6 +153,7 @@ def test_past_games_lead_to_each_game_and_to_the_games_being_played(app):
     assert playing_part.count('class="past-game"') == 1
     assert "<h3>Big Top <span class=\"tag\">in progress</span></h3>" in playing_part
     assert f'href="/d/{playing.code}"' in playing_part and "record.json" not in playing_part
+    assert "/replay" not in playing_part
     # Each link leads somewhere, for anyone.
     record = visitor.get(f"/t/{fan_tan.code}/record.json")
     assert record.status_code == 200 and record.get_json()["game"] == "big-top"
@@ -160,6 +162,7 @@ def test_past_games_lead_to_each_game_and_to_the_games_being_played(app):
     assert history_items(history) == [line["summary"] for line in log][::-1]
     assert "Undo" not in history
     assert "The game is over." in visitor.get(f"/d/{finished.code}").get_data(as_text=True)
+    assert visitor.get(f"/t/{finished.code}/replay").status_code == 200
     watched = visitor.get(f"/d/{playing.code}/history")
     assert watched.status_code == 200 and "Back to the table" in watched.get_data(as_text=True)
 
