@@ -100,11 +100,22 @@ def past_games(limit: int = 50) -> list[dict]:
         engine = GAMES[table.game]
         result = engine.result(table.state)
         names = {p.id: p.name for p in table.players}
-        games.append({"code": table.code, "game": engine.title,
+        games.append({"code": table.code, "game": engine.played_as(table.options),
                       "finished_at": table.finished_at,
                       "players": [p.name for p in table.players],
                       "winners": [names.get(w, "?") for w in result.winners]})
     return games
+
+
+def games_in_play(limit: int = 50) -> list[dict]:
+    """The tables of this server whose game is being played, the newest first."""
+    tables = db.session.execute(
+        db.select(Table).where(Table.status == "playing")
+        .options(selectinload(Table.players))
+        .order_by(Table.created_at.desc()).limit(limit)).scalars()
+    return [{"code": table.code, "game": GAMES[table.game].played_as(table.options),
+             "opened_at": table.created_at, "players": [p.name for p in table.players]}
+            for table in tables]
 
 
 def player_stats(games: list[dict]) -> list[dict]:

@@ -555,7 +555,22 @@
   document.addEventListener("input", figuresOf);
   document.addEventListener("change", figuresOf);
 
+  // The table display follows the table to the next game the host starts with the same
+  // players: when its panel comes to name the new table's display (it did not when the
+  // page was opened: a finished game's result opened later stays), the page opens it.
+  var nextGameKnown = null;
+
+  function followNextGame() {
+    var shown = panel();
+    var next = shown && shown.getAttribute("data-next-game");
+    if (next && nextGameKnown === false) {
+      location.replace(next);
+    }
+    nextGameKnown = Boolean(next);
+  }
+
   document.addEventListener("htmx:afterSettle", function () {
+    followNextGame();
     filterLists();
     updateFigures(document);
     markPreviewed();
@@ -567,6 +582,7 @@
   // server; this page posts it so the server can set the cookie.
   document.addEventListener("DOMContentLoaded", function () {
     keepEntries();
+    followNextGame();
     filterLists();
     updateFigures(document);
     settingUp();

@@ -156,6 +156,21 @@ def join_names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def mentions(value: Any, secret: Any) -> bool:
+    """Whether plain data holds a secret as `secrets` declares one: a text anywhere (a
+    card), a keyed value under its key ({"bank_total": 12}), or any item of a list."""
+    if isinstance(secret, (list, tuple)):
+        return any(mentions(value, item) for item in secret)
+    if isinstance(value, dict):
+        if isinstance(secret, dict) and any(
+                key in value and value[key] == item for key, item in secret.items()):
+            return True
+        return any(mentions(item, secret) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(mentions(item, secret) for item in value)
+    return isinstance(secret, str) and value == secret
+
+
 Move = Callable[..., list[Note]]
 
 
@@ -175,6 +190,9 @@ class Game:
     # Action types that carry a player's secret: only that player's own token may post
     # them (never the host acting "as" the player).
     secret_actions: ClassVar[frozenset[str]] = frozenset()
+    # What a player's own view keeps from the others, as the host screen names it to a
+    # player without a phone ("pass the device to Dan to see their goal cards").
+    secrets_called: ClassVar[str] = "secrets"
     # Action types only the host may post (the actor is HOST).
     host_actions: ClassVar[frozenset[str]] = frozenset()
     # Public entries this server remembers across tables and offers again, as
@@ -218,6 +236,11 @@ class Game:
         """The defaults; a game whose defaults depend on the number of players
         (Big Top's deals, the colours of Nothing Beats a Large) overrides this."""
         return self.Options()
+
+    def played_as(self, options: dict) -> str:
+        """The game a table with these options plays, by name (Big Top's Fan Tan variant is
+        a game of its own to the players)."""
+        return self.title
 
     def box_data(self) -> dict | None:
         """Where the option defaults come from, for the options form (Big Money's box
@@ -293,6 +316,17 @@ class Game:
         nothing is awaited from them: the bot that plays seeded games in the trust suite
         and the benchmark, through the same API as a phone."""
         raise NotImplementedError
+
+    def public_step(self, state: State, player: int) -> bool:
+        """Whether what `player` is asked now may be done in front of everyone (a player
+        without a phone, from the host screen): True when no action offered asks for a
+        secret (`secret_actions`) and none shows one of theirs (`secrets`), as Big Top's
+        cards to call from a hand would."""
+        offered = self.actions(state, player)
+        if not offered or any(action["type"] in self.secret_actions for action in offered):
+            return False
+        return not any(mentions(offered, secret)
+                       for secret in self.secrets(state).get(player, []))
 
     def secrets(self, state: State) -> dict[int, list[Any]]:
         """Per player, the values no one else may see yet (for the secrecy tests): every

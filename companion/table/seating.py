@@ -27,6 +27,11 @@ NAME_MAX = 24
 # against the address's failed look-ups (extensions.LOOKUP_MISSES).
 REJOIN_CODE_LENGTH = 8
 REJOIN_CODE_MINUTES = 15
+# A seat is given only to a phone that proves it (its cookie, a rejoin code): someone who
+# types a name already seated is shown the way back to that seat.
+NAME_TAKEN = ("{name} is already seated at this table. If you are {name} on a new phone, "
+              "ask the host for {name}'s rejoin code (on the host screen, \"Lost or swapped "
+              "phone?\") to take the seat back; if you are not, pick another name.")
 NO_SUCH_REJOIN_CODE = ("That rejoin code is not right, or it is no longer valid: check it on "
                        "the host screen, or ask the host for a new one.")
 
@@ -109,8 +114,9 @@ def join(table: Snapshot, name: Any, local: bool = False) -> tuple[Seat, str]:
         if len(before.players) >= engine.max_players:
             raise conflict(f"The table is full: {engine.title} takes at most "
                            f"{engine.max_players} players.")
-        if any(p.name_key == name.casefold() for p in before.players):
-            raise conflict(f"Someone at this table is already called {name}.")
+        taken = next((p for p in before.players if p.name_key == name.casefold()), None)
+        if taken is not None:
+            raise conflict(NAME_TAKEN.format(name=taken.name))
         return Change(add_seats=[{"seat": len(before.players), "name": name,
                                   "name_key": name.casefold(), "local": local,
                                   "token_hash": hash_token(token)}])
@@ -308,6 +314,19 @@ def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
 
     store.write(table, move_on)
     return codes[-1], token
+
+
+def carried_seat(previous: Snapshot, viewer: Viewer | None, here: Snapshot) -> Seat | None:
+    """The seat at `here` of the player this viewer was at `previous`, when `here` is the
+    table the group moved on to from it with "play again" (None otherwise): the phone's
+    seat at the last game is its proof."""
+    if (viewer is None or viewer.player_id is None or previous.next_code != here.code
+            or here.status != "lobby"):
+        return None
+    player = previous.seat(viewer.player_id)
+    if player is None:
+        return None
+    return next((p for p in here.players if p.name_key == player.name_key), None)
 
 
 def follow(table: Snapshot, viewer: Viewer) -> tuple[str, str]:

@@ -38,6 +38,16 @@ def events(code: str):
                         since=int(since) if since.isdigit() else -1)
 
 
+@bp.get("/history")
+def history(code: str):
+    """Every move as the table may read it (what the display's log shows, from the start):
+    for anyone, while the game is played and after (past games link here)."""
+    table = read.find(code)
+    return render_template("table/history.html", table=table, screen=SCREEN,
+                           view=read.view(table, PUBLIC), undoable={},
+                           lines=read.log(table, PUBLIC, html=True, newest_first=True))
+
+
 @bp.get("/qr.svg")
 def qr(code: str):
     """The display's QR code, which the host screen shows: any device that scans it opens

@@ -1,13 +1,17 @@
 """Home, new table, joining by code or QR, and rejoining with a new phone."""
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from .. import records
-from ..auth import COOKIE_MAX_AGE, cookie_viewer, host_cookie, player_cookie, viewer_for_token
+from .. import records, store
+from ..auth import (COOKIE_MAX_AGE, Viewer, cookie_viewer, host_cookie, player_cookie,
+                    viewer_for_token)
 from ..errors import CompanionError, bad_request
 from ..extensions import count_missed_lookup, limiter
 from ..games import GAMES
+from ..snapshots import Seat, Snapshot
 from ..table import read, seating
 from . import options_form
 
@@ -32,6 +36,7 @@ def home():
 def past_games():
     games = records.past_games(limit=1000)
     return render_template("lobby/games.html", games=games[:50],
+                           in_play=records.games_in_play(),
                            stats=records.player_stats(games))
 
 
@@ -93,27 +98,63 @@ def save_defaults(game_id: str):
     return options_page(engine, notice="Saved as this server's defaults for the next tables.")
 
 
+PLAYER_COOKIE = re.compile(r"companion_([A-Z]{4,8})")
+COOKIES_LOOKED_AT = 20
+
+
+def returning_player(table: Snapshot) -> tuple[Snapshot, Viewer, Seat] | None:
+    """(the previous table, this phone there, its seat here) when this phone had a seat at the game the group
+    played before this one ("play again"): its cookie from that table proves the seat."""
+    if table.status != "lobby":
+        return None
+    codes = [found.group(1) for name in request.cookies
+             if (found := PLAYER_COOKIE.fullmatch(name)) and found.group(1) != table.code]
+    for code in codes[:COOKIES_LOOKED_AT]:
+        try:
+            previous = read.find(code)
+        except CompanionError:
+            continue
+        if previous.next_code == table.code:
+            viewer = cookie_viewer(previous, request)
+            seat = seating.carried_seat(previous, viewer, table)
+            return (previous, viewer, seat) if seat is not None else None
+    return None
+
+
+def join_page(table: Snapshot, status: int = 200, **context):
+    return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
+                           returning=returning_player(table), **context), status
+
+
 @bp.get("/j/<code>")
 @limiter.limit("30/minute")
 def join_form(code: str):
     table = read.find(code)
     if cookie_viewer(table, request) is not None:
         return redirect(url_for("screens.phone", code=table.code))
-    return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
-                           name=request.cookies.get(LAST_NAME_COOKIE, "")[:seating.NAME_MAX])
+    return join_page(table, name=request.cookies.get(LAST_NAME_COOKIE, "")[:seating.NAME_MAX])
 
 
 @bp.post("/j/<code>")
 @limiter.limit("20/minute")
 def join(code: str):
     table = read.find(code)
+    name, typed = request.form.get("name", ""), None
+    returning = returning_player(table)
     try:
-        seat, token = seating.join(table, request.form.get("name", ""))
+        typed = seating.clean_name(name)
+        if returning and typed.casefold() == returning[2].name_key:
+            # The phone that had this seat at the last game typed its name: its seat.
+            _, token = seating.follow(returning[0], returning[1])
+            seated = returning[2]
+        else:
+            seated, token = seating.join(table, typed)
     except CompanionError as error:
-        return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
-                               error=error, name=request.form.get("name", "")), error.status
+        taken = typed is not None and any(p.name_key == typed.casefold()
+                                          for p in store.latest(table).players)
+        return join_page(table, error.status, error=error, name=name, name_taken=taken)
     response = redirect(url_for("screens.phone", code=table.code), code=303)
-    set_cookie(response, LAST_NAME_COOKIE, seat.name)
+    set_cookie(response, LAST_NAME_COOKIE, seated.name)
     return set_cookie(response, player_cookie(table.code), token)
 
 
@@ -128,8 +169,7 @@ def rejoin_by_code(code: str):
     except CompanionError as error:
         if error.code == "illegal":
             count_missed_lookup()
-        return render_template("lobby/join.html", table=table, engine=GAMES[table.game],
-                               error=error, typed=typed[:20]), error.status
+        return join_page(table, error.status, rejoin_error=error, typed=typed[:20])
     response = redirect(url_for("screens.phone", code=table.code), code=303)
     return set_cookie(response, player_cookie(table.code), token)
 

@@ -81,11 +81,35 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
         "action_id": secrets.token_urlsafe(12),
         "join_url": links.join_url(table.code) if table.status == "lobby" else None,
         "display_url": links.display_url(table.code) if screen == "host" else None,
-        "local_waiting": [p for p in table.players
-                          if p.local and p.id in view["waiting_for"]] if viewer.is_host else [],
         "chart": records.score_chart(table) if table.status == "finished" else None,
         "catalogue": remembered_entries(table, view["actions"]),
+        **phoneless_steps(table, view, screen),
     }
+
+
+def phoneless_steps(table: Snapshot, view: dict, screen: str) -> dict:
+    """On the host screen, the players without a phone: the first the table awaits whose
+    step is public is played there, with their name on its buttons (`phoneless_turn`: the
+    player, their view without its private part); the others awaited, and every secret
+    step, behind the "pass the device" cover (`local_waiting`); and the rest who keep
+    secrets (goal cards...), told where to see them, behind the cover too
+    (`local_secrets`)."""
+    if screen != "host" or table.status != "playing":
+        return {"phoneless_turn": None, "local_waiting": [], "local_secrets": []}
+    engine = GAMES[table.game]
+    local = [p for p in table.players if p.local]
+    waiting = [p for p in local if p.id in view["waiting_for"]]
+    public = next((p for p in waiting if engine.public_step(table.state, p.id)), None)
+    turn = None
+    if public is not None:
+        theirs = dict(read.view(table, Viewer(player_id=public.id)), private=None)
+        turn = {"player": public, "view": theirs,
+                "catalogue": remembered_entries(table, theirs["actions"])}
+    covered = [p for p in waiting if p is not public]
+    return {"phoneless_turn": turn, "local_waiting": covered,
+            "local_secrets": [p for p in local if p not in covered
+                              and engine.view(table.state, p.id)[1] is not None],
+            "secrets_called": engine.secrets_called}
 
 
 def remembered_entries(table: Snapshot, actions: list[dict]) -> list[dict]:
@@ -257,9 +281,15 @@ def preview(code: str):
         lines = moves.preview(table, viewer, action)
     except CompanionError as error:
         return render_template("_error.html", error=error), error.status
-    return render_template(confirm, action=action,
-                           lines=lines, view=read.view(table, viewer), screen=screen,
-                           action_id=secrets.token_urlsafe(12), table=table)
+    acting_for = table.seat(action.get("as")) if viewer.is_host else None
+    if (acting_for is None or not acting_for.local
+            or not GAMES[table.game].public_step(table.state, acting_for.id)):
+        acting_for = None
+    view = (dict(read.view(table, Viewer(player_id=acting_for.id)), private=None)
+            if acting_for else read.view(table, viewer))
+    return render_template(confirm, action=action, lines=lines, view=view, screen=screen,
+                           action_id=secrets.token_urlsafe(12), table=table,
+                           acting_for=acting_for)
 
 
 @bp.get("/undo")
@@ -322,7 +352,7 @@ def local_player(code: str, player_id: int):
 def record(code: str):
     table = read.find(code)
     viewer = cookie_viewer(table, request, host=True) or cookie_viewer(table, request)
-    if viewer is None:
+    if viewer is None and table.status != "finished":  # the end reveals every secret
         raise forbidden("Only the players and the host can download the game's record.")
     response = jsonify(records.record(table))
     response.headers["Content-Disposition"] = (

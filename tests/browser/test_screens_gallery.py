@@ -230,11 +230,42 @@ DISPLAY_FACTS = """(controls) => { const turn = document.querySelector('#panel .
           result: !!document.querySelector('#panel .result')}; }"""
 
 
+# Read from 3 m: every visible text of the display in type of 24 px or more at 1080p. The
+# text nodes under that size (with where they are), the box the panel covers on the screen,
+# how far the page reaches, and where the result ends.
+TV_MIN_TEXT = 24
+TV_FACTS = """(least) => {
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!node.data.trim() || !element || element.closest('[hidden], script, style')) continue;
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    if (box.width <= 1 || box.height <= 1 || style.visibility === 'hidden') continue;
+    const size = parseFloat(style.fontSize);
+    if (size < least) small.push(`${node.data.trim().slice(0, 30)} (${size} px, in `
+      + [element.tagName.toLowerCase(), ...element.classList].join('.') + ')');
+  }
+  const panel = document.querySelector('#panel').getBoundingClientRect();
+  const seen = (from, to, size) => Math.max(0, Math.min(to, size) - Math.max(from, 0));
+  const result = document.querySelector('#panel .result');
+  return {small, covered: seen(panel.left, panel.right, innerWidth) / innerWidth
+                          * seen(panel.top, panel.bottom, innerHeight) / innerHeight,
+          wide: document.documentElement.scrollWidth, high: document.documentElement.scrollHeight,
+          result: result ? result.getBoundingClientRect().bottom : null};
+}"""
+
+
 def test_the_table_display_of_every_game_mid_game_and_at_the_end(site, new_phone):
     """The table display (/d/CODE) at 1920 x 1080, as a TV shows it (screenshots kept), and
     at 1280 x 800: it uses the whole width, says whose turn it is in type of 40 px or more
     and the last event as the public view and log (no token) tell them, gives the result at
-    the end, and has nothing that changes the table and no player's private section."""
+    the end, and has nothing that changes the table and no player's private section.
+
+    On the TV its smallest text is 24 px (read from 3 m) and the panel covers most of the
+    screen, with nothing past its sides: mid-game the whole table is on the screen; at the
+    end the result is, the board following below it."""
     screen = new_phone(**DISPLAY)
     errors = console_errors(screen)
     problems = []
@@ -264,6 +295,16 @@ def test_the_table_display_of_every_game_mid_game_and_at_the_end(site, new_phone
             if facts["used"] < 0.9 or facts["wide"] > DISPLAY["width"]:
                 problems.append(f"{name}: {facts['used']:.0%} of the width used, "
                                 f"{facts['wide']} px wide")
+            tv = screen.evaluate(TV_FACTS, TV_MIN_TEXT)
+            if tv["small"]:
+                problems.append(f"{name}: text under {TV_MIN_TEXT} px: {tv['small']}")
+            if tv["covered"] < 0.8 or tv["wide"] > DISPLAY["width"]:
+                problems.append(f"{name}: the panel covers {tv['covered']:.0%} of the screen, "
+                                f"the page is {tv['wide']} px wide")
+            if phase == "mid" and tv["high"] > DISPLAY["height"]:
+                problems.append(f"{name}: the table reaches {tv['high']} px down the screen")
+            if phase == "end" and not (tv["result"] and tv["result"] <= DISPLAY["height"]):
+                problems.append(f"{name}: the result ends {tv['result']} px down the screen")
             if facts["controls"] or facts["private"]:
                 problems.append(f"{name}: {facts['controls']} controls, "
                                 f"{facts['private']} private sections")

@@ -380,6 +380,30 @@ def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_pho
     assert cleos[1].startswith("Cleo placed their gate receipts.")
 
 
+def test_the_host_screen_tells_a_phoneless_player_where_their_goal_cards_are(live_server,
+                                                                          new_phone):
+    """Nothing Beats a Large: Dan, who has no phone, is dealt secret goal cards. The host
+    screen says, from the start, how he sees them: pass the device, behind the cover."""
+    api = Api(live_server.local_url)
+    table = api.table(game="nothing-beats-a-large", players=("Ann", "Ben"), start=False)
+    host = host_screen(new_phone, live_server.url, table.code, table.host)
+    host.get_by_label("Add a player without a phone").fill("Dan")
+    host.get_by_role("button", name="Add", exact=True).click()
+    expect(host.locator(".players li", has_text="Dan")).to_contain_text("no phone", timeout=SOON)
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_text("Dan has no phone: pass the device to Dan to see their goal "
+                            "cards.")).to_be_visible(timeout=SOON)
+    expect(host.get_by_text("Your goal cards")).to_have_count(0)
+    host.get_by_role("link", name="Dan's goal cards (pass the device)").click()
+    expect(host.get_by_role("heading", name="Pass the device to Dan")).to_be_visible()
+    expect(host.get_by_text("Your goal cards")).to_have_count(0)
+    host.get_by_role("link", name="I am Dan: show my screen").click()
+    expect(host.get_by_role("heading", name=re.compile("Your goal cards"))).to_be_visible()
+    host.get_by_role("link", name="Done: hide my screen").click()
+    expect(host).to_have_url(f"{live_server.url}/t/{table.code}/host")
+    expect(host.get_by_text("Your goal cards")).to_have_count(0)
+
+
 # -- 3. play again -------------------------------------------------------------------
 
 def test_a_finished_table_is_played_again_with_the_same_players(live_server, new_phone):
@@ -422,3 +446,51 @@ def test_a_finished_table_is_played_again_with_the_same_players(live_server, new
     expect(ann.locator(".players li", has_text="Ann")).to_contain_text("you")
     # ...and the host screen of the new table sees the phone it can start with.
     assert Api(live_server.local_url).call("GET", f"/tables/{new_code}")[1]["status"] == "lobby"
+
+
+def test_after_play_again_the_phones_are_recognised_and_the_display_follows(live_server,
+                                                                           new_phone):
+    """The host plays again: the TV showing the finished game goes to the new table's
+    lobby by itself; Cat's phone, which scans the new QR code instead of tapping its
+    button, is recognised and takes its seat in one tap; a phone that is not Cat's and
+    types "Cat" is told the way back (the rejoin code), and is given nothing."""
+    api = Api(live_server.local_url, app=live_server.app)
+    table = api.table(options={"copies_per_value": 4})
+    table.finish()
+    tv = new_phone(1920, 1080)
+    tv.goto(f"{live_server.url}/d/{table.code}")
+    expect(tv.locator(".result")).to_be_visible()
+    host = host_screen(new_phone, live_server.url, table.code, table.host)
+    cat = seat_phone(new_phone, live_server.url, table, "Cat")
+    expect(cat.locator(".result")).to_be_visible()
+
+    host.get_by_role("button", name="Play again with the same players").click()
+    expect(host).to_have_url(re.compile(rf"/t/(?!{table.code}/)[A-Z]{{4}}/host$"), timeout=SOON)
+    new_code = re.search(r"/t/([A-Z]{4})/host$", host.url).group(1)
+    expect(tv).to_have_url(f"{live_server.url}/d/{new_code}", timeout=SOON)
+    expect(tv.locator(".room-code")).to_have_text(new_code)  # the new QR code, on the TV
+    screenshot(tv, "table-life-display-next-game")
+
+    # Cat's phone scans the QR code on the TV (the join link) rather than tapping its button.
+    cat.goto(f"{live_server.url}/j/{new_code}")
+    take = cat.get_by_role("button", name="Take my seat as Cat")
+    expect(take).to_be_visible()
+    screenshot(cat, "table-life-join-again")
+    take.click()
+    expect(cat).to_have_url(f"{live_server.url}/t/{new_code}", timeout=SOON)
+    expect(cat.locator(".players li", has_text="Cat")).to_contain_text("you")
+
+    # Another phone typing Cat is shown the way back to the seat, and not given it.
+    other = new_phone()
+    other.goto(f"{live_server.url}/j/{new_code}")
+    expect(other.get_by_role("button", name=re.compile("Take my seat as"))).to_have_count(0)
+    other.get_by_label("Your name").fill("Cat")
+    other.get_by_role("button", name="Take a seat").click()
+    expect(other.get_by_role("alert")).to_contain_text(
+        "Cat is already seated at this table. If you are Cat on a new phone, ask the host "
+        "for Cat's rejoin code")
+    expect(other.get_by_label("The rejoin code from the host screen")).to_be_visible()
+    assert not [c for c in other.context.cookies() if c["name"] == f"companion_{new_code}"]
+    expect(cat.locator(".players li", has_text="Cat")).to_contain_text("you")
+    assert Api(live_server.local_url).call(
+        "GET", f"/tables/{new_code}")[1]["players"][2]["name"] == "Cat"

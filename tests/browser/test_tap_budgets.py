@@ -2,6 +2,8 @@
 ordinary move, from their turn arriving to the next player's turn (or their move locked).
 
     Go Big                    a turn                      at most 3 (the set, confirm, the draw)
+    Go Big                    a turn of a player without  at most 3, on the host screen (no
+                              a phone                     cover: nothing in it is secret)
     Big Money                 an ordinary turn            at most 8 (the Industry die, five dice,
                                                                      done, end or buy)
     Big Money                 the four opening market     at most 6 and no typing, when the
@@ -20,9 +22,10 @@ from playwright.sync_api import expect
 
 from companion.games.big_top import DECK
 from tests.support.api import Api
-from tests.support.browser import Taps, console_errors, screenshot, seat_phone
+from tests.support.browser import (SOON, Taps, console_errors, host_screen, screenshot,
+                                   seat_phone)
 
-BUDGETS = {"go-big turn": 3, "big-money turn": 8, "big-money opening market": 6,
+BUDGETS = {"go-big turn": 3, "go-big turn without a phone": 3, "big-money turn": 8, "big-money opening market": 6,
            "big-top turn": 2, "big-top hand": 1, "nothing-beats-a-large cast": 2}
 
 
@@ -37,6 +40,38 @@ def test_a_go_big_turn_takes_three_taps(live_server, new_phone):
     expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"))
     assert table.view()["turn"] == table.ids["Ben"]
     assert taps.count <= BUDGETS["go-big turn"], taps.count
+
+
+def test_a_go_big_turn_of_a_player_without_a_phone_takes_three_taps_on_the_host_screen(
+        live_server, new_phone):
+    """Dan has no phone. His turn is public (his sets and draws show nothing of his bank),
+    so the host plays it on the host screen itself, each button saying it is Dan's: no
+    "pass the device" cover, no trip to his screen and back."""
+    api = Api(live_server.local_url)
+    table = api.table(players=("Ann", "Ben"), start=False)
+    host = host_screen(new_phone, live_server.url, table.code, table.host)
+    host.get_by_label("Add a player without a phone").fill("Dan")
+    host.get_by_role("button", name="Add", exact=True).click()
+    expect(host.locator(".players li", has_text="Dan")).to_contain_text("no phone", timeout=SOON)
+    dan = next(p["id"] for p in table.view()["players"] if p["name"] == "Dan")
+    status, body = api.call("POST", f"/tables/{table.code}/start", table.host,
+                            {"seed": 7, "first_player": dan})
+    assert status == 200, body
+    turn = host.get_by_role("region", name="Dan's move (no phone)")
+    expect(turn).to_be_visible(timeout=SOON)
+    errors = console_errors(host)
+    taps = Taps()
+    taps(turn.get_by_role("group", name="Dan: Choose a set to play").get_by_role("button").first)
+    taps(turn.get_by_role("button", name="Dan: Confirm"))
+    screenshot(host, "host-plays-for-dan")
+    taps(host.get_by_role("button", name=re.compile("^Dan: From the deck")))
+    expect(host.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+    expect(host).to_have_url(f"{live_server.url}/t/{table.code}/host")
+    log = api.call("GET", f"/tables/{table.code}/log")[1]["events"]
+    assert [line["player"] for line in log] == [dan, dan], log
+    expect(host.get_by_role("link", name=re.compile("Play for Dan"))).to_have_count(0)
+    assert taps.count <= BUDGETS["go-big turn without a phone"], taps.count
+    assert errors == [], errors
 
 
 def test_an_ordinary_big_money_turn_takes_at_most_eight_taps(live_server, new_phone):

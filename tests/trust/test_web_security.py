@@ -34,7 +34,8 @@ from tests.support.streams import Stream
 # Pages anyone may open: the join QR, the join form and the rejoin page of a table, the
 # table display (its page, panel, stream and QR code), and a finished game's replay.
 PUBLIC_PAGES = {"screens.join_qr", "lobby.join_form", "lobby.rejoin_page", "display.display",
-                "display.panel", "display.events", "display.qr", "replay.replay"}
+                "display.panel", "display.events", "display.qr", "display.history",
+                "replay.replay"}
 
 
 # -- helpers -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from companion import records
 from tests.support.api import Api
 from tests.support.pages import csrf_of
 from tests.support.screens import as_player
+from tests.support.secrecy_guard import history_items
 
 
 def as_host(client, code: str, host_token: str):
@@ -98,7 +99,8 @@ def test_the_end_shows_a_chart_a_record_that_replays_and_play_again(app):
     state, result = records.replay_record(record)
     assert result.to_json() == record["result"]
     assert record["result"]["standings"] == table.view()["result"]["standings"]
-    assert app.test_client().get(f"/t/{table.code}/record.json").status_code == 403
+    # Over, the game holds no secret any more: its record is anyone's (past games link it).
+    assert app.test_client().get(f"/t/{table.code}/record.json").get_json() == record
 
     host = as_host(app.test_client(), table.code, table.host)
     response = post(host, f"/t/{table.code}/again", {})
@@ -117,6 +119,7 @@ def test_a_record_of_an_unfinished_game_is_refused(app):
     table = api.table()
     phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
     assert phone.get(f"/t/{table.code}/record.json").status_code == 409
+    assert app.test_client().get(f"/t/{table.code}/record.json").status_code == 403
 
 
 def test_past_games_and_player_statistics(app):
@@ -124,8 +127,44 @@ def test_past_games_and_player_statistics(app):
     for _ in range(2):
         api.table(options={"copies_per_value": 4}).finish()
     html = app.test_client().get("/games").get_data(as_text=True)
-    assert html.count("<td>Go Big</td>") >= 2
+    assert html.count("<h3>Go Big</h3>") >= 2
     assert re.search(r"<td>Ann</td><td>Go Big</td><td>2</td><td>\d</td>", html)
+
+
+def test_past_games_lead_to_each_game_and_to_the_games_being_played(app):
+    api = Api(client=app.test_client())
+    finished = api.table(options={"copies_per_value": 4})
+    finished.finish()
+    fan_tan = api.table(game="big-top", options={"variant": "fan-tan"})
+    fan_tan.finish()
+    playing = api.table(game="big-top")
+    api.table(start=False)  # a lobby: no game yet
+    visitor = app.test_client()
+    html = visitor.get("/games").get_data(as_text=True)
+    finished_part = html[html.index("<h2>Finished</h2>"):html.index("<h2>Players</h2>")]
+    playing_part = html[html.index("<h2>Being played</h2>"):html.index("<h2>Finished</h2>")]
+    for table in (finished, fan_tan):
+        for link in (f'href="/d/{table.code}"', f'href="/d/{table.code}/history"',
+                     f'href="/t/{table.code}/replay"',
+                     f'href="/t/{table.code}/record.json" download'):
+            assert link in finished_part, link
+    assert "<h3>Fan Tan</h3>" in finished_part and "<h3>Big Top</h3>" not in finished_part
+    assert re.search(r"<td>Ann</td><td>Fan Tan</td><td>1</td>", html)
+    assert playing_part.count('class="past-game"') == 1
+    assert "<h3>Big Top <span class=\"tag\">in progress</span></h3>" in playing_part
+    assert f'href="/d/{playing.code}"' in playing_part and "record.json" not in playing_part
+    assert "/replay" not in playing_part
+    # Each link leads somewhere, for anyone.
+    record = visitor.get(f"/t/{fan_tan.code}/record.json")
+    assert record.status_code == 200 and record.get_json()["game"] == "big-top"
+    history = visitor.get(f"/d/{finished.code}/history").get_data(as_text=True)
+    log = api.call("GET", f"/tables/{finished.code}/log")[1]["events"]
+    assert history_items(history) == [line["summary"] for line in log][::-1]
+    assert "Undo" not in history
+    assert "The game is over." in visitor.get(f"/d/{finished.code}").get_data(as_text=True)
+    assert visitor.get(f"/t/{finished.code}/replay").status_code == 200
+    watched = visitor.get(f"/d/{playing.code}/history")
+    assert watched.status_code == 200 and "Back to the table" in watched.get_data(as_text=True)
 
 
 def test_a_player_without_a_phone_plays_through_the_host_behind_a_cover(app):

@@ -58,7 +58,7 @@ def test_join_by_qr_link_then_the_phone_is_that_player(app, host):
 
 @pytest.mark.parametrize("name, status, message", [
     ("", 400, "Please type a name."), ("x" * 30, 400, "at most 24"),
-    ("ANN", 409, "already called ANN"),
+    ("ANN", 409, "Ann is already seated at this table"),
 ])
 def test_join_errors_show_on_the_form_and_change_nothing(app, host, name, status, message):
     code = new_table(host)

@@ -32,6 +32,7 @@ from .deals import pay_receipts, start_deal, take_pot
 from .hands import check_deck, doubled_in, public_check, valid_entry
 from .models import Call, Hand, Options, Pass, Play, PlayCalled, Receipts
 
+FAN_TAN = "Fan Tan"
 
 # What one round of dealing and playing out is called: the rulebook's Big Top moves "on to
 # the next deal"; its Fan Tan "ends the hand".
@@ -45,10 +46,14 @@ class BigTop(Game):
     max_players = 6
     Options = Options
     secret_actions = frozenset({"hand", "receipts"})
+    secrets_called = "hand and gate receipts"
     first_player_role = "deals first"
 
     def default_options(self, player_count: int | None = None) -> Options:
         return Options(deals_per_player=2 if player_count == 3 else 1)
+
+    def played_as(self, options: dict) -> str:
+        return FAN_TAN if options.get("variant") == "fan-tan" else self.title
 
     def start(self, players: list[int], options: Options, rng: random.Random) -> State:
         fan_tan = options.variant == "fan-tan"

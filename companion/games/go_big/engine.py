@@ -28,6 +28,7 @@ class GoBig(Game):
     title = "Go Big"
     min_players = 2
     max_players = 6
+    secrets_called = "bank total"
     Options = Options
 
     def start(self, players: list[int], options: Options, rng: random.Random) -> State:

@@ -46,6 +46,7 @@ class NothingBeatsALarge(Game):
     max_players = 5
     Options = Options
     secret_actions = frozenset({"cast"})
+    secrets_called = "goal cards"
     first_player_role = "challenges first"
 
     def default_options(self, player_count: int | None = None) -> Options:
