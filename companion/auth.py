@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flask import Request, current_app
@@ -47,6 +49,14 @@ PUBLIC = Viewer()
 
 def player_cookie(code: str) -> str:
     return f"companion_{code}"
+
+
+PLAYER_COOKIE = re.compile(r"companion_([A-Z]{4,8})")  # player_cookie's names (never a host's)
+
+
+def seated_codes(cookies: Mapping[str, str]) -> list[str]:
+    """The room codes of the tables this request holds a player cookie of."""
+    return [found.group(1) for name in cookies if (found := PLAYER_COOKIE.fullmatch(name))]
 
 
 def host_cookie(code: str) -> str:

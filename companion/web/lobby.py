@@ -1,13 +1,11 @@
 """Home, new table, joining by code or QR, and rejoining with a new phone."""
 from __future__ import annotations
 
-import re
-
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from .. import records, store
 from ..auth import (COOKIE_MAX_AGE, Viewer, cookie_viewer, host_cookie, player_cookie,
-                    viewer_for_token)
+                    seated_codes, viewer_for_token)
 from ..errors import CompanionError, bad_request
 from ..extensions import count_missed_lookup, limiter
 from ..games import GAMES
@@ -98,17 +96,17 @@ def save_defaults(game_id: str):
     return options_page(engine, notice="Saved as this server's defaults for the next tables.")
 
 
-PLAYER_COOKIE = re.compile(r"companion_([A-Z]{4,8})")
+# A phone may hold the cookies of many past tables: the join page looks at this many.
 COOKIES_LOOKED_AT = 20
 
 
 def returning_player(table: Snapshot) -> tuple[Snapshot, Viewer, Seat] | None:
-    """(the previous table, this phone there, its seat here) when this phone had a seat at the game the group
-    played before this one ("play again"): its cookie from that table proves the seat."""
+    """(the previous table, this phone there, its seat here) when this phone had a seat at
+    the game the group played before this one ("play again"): its cookie from that table
+    proves the seat."""
     if table.status != "lobby":
         return None
-    codes = [found.group(1) for name in request.cookies
-             if (found := PLAYER_COOKIE.fullmatch(name)) and found.group(1) != table.code]
+    codes = [code for code in seated_codes(request.cookies) if code != table.code]
     for code in codes[:COOKIES_LOOKED_AT]:
         try:
             previous = read.find(code)
