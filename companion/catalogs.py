@@ -3,8 +3,9 @@
 and refuses a catalog that does not parse or whose placeholders do not match, naming its
 file and line, so a broken catalog stops `make run` rather than a page.
 
-`python -m companion.catalogs` compiles them; `python -m companion.catalogs extract FILE`
-writes every message of the code and templates to a template (.pot) to translate from."""
+`python -m companion.catalogs [compile [FOLDER]]` compiles them (translations/ by default);
+`python -m companion.catalogs extract [FILE]` writes every message of the code and
+templates to a template (.pot) to translate from."""
 from __future__ import annotations
 
 import ast
@@ -108,13 +109,15 @@ def main(arguments: list[str]) -> int:
         done = extract(target)
         sys.stderr.write(done.stderr)
         return done.returncode
+    folder = Path(arguments[1]) if arguments[:1] == ["compile"] and len(arguments) > 1 \
+        else TRANSLATIONS
     try:
-        compiled = compile_all()
+        compiled = compile_all(folder)
     except CatalogError as error:
         print(f"A translation catalog cannot be used: {error}", file=sys.stderr)
         return 1
     for path in compiled:
-        print(f"Compiled {path.relative_to(ROOT)}")
+        print(f"Compiled {path}")
     return 0
 
 
