@@ -55,9 +55,9 @@ def choices() -> list[tuple[str, str]]:
     return [(code, NAMES[code]) for code in current_app.config["LANGUAGES"]]
 
 
-def environment_language() -> str:
+def environment_language(offered: tuple[str, ...] = SHIPPED) -> str:
     """The language of the server's terminal (LANGUAGE, LC_ALL, LC_MESSAGES or LANG, as
-    "de_DE.UTF-8"), if it ships, else English: what `make run` prints has no request."""
+    "de_DE.UTF-8"), if offered, else English: what `make run` prints has no request."""
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(variable, "").split(":")[0].split(".")[0].split("@")[0]
         if not value or value in ("C", "POSIX"):
@@ -66,7 +66,7 @@ def environment_language() -> str:
             language = Locale.parse(value.replace("-", "_")).language
         except (ValueError, UnknownLocaleError):
             continue
-        return language if language in SHIPPED else DEFAULT
+        return language if language in offered else DEFAULT
     return DEFAULT
 
 

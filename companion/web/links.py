@@ -88,7 +88,7 @@ def qr_text(data: str) -> str:
 def welcome(app: Flask, url: str) -> str:
     """What `make run` prints once the server is ready: the address and its QR code, in
     the language of the server's terminal (it has no request to ask)."""
-    with app.app_context(), force_locale(environment_language()):
+    with app.app_context(), force_locale(environment_language(app.config["LANGUAGES"])):
         invitation = gettext("Companion is running. Open this on any phone or laptop on the "
                              "same Wi-Fi:")
     return f"\n{invitation}\n\n    {url}\n\n{qr_text(url)}"

@@ -116,3 +116,26 @@ def problems(source: Catalog, path: Path) -> list[str]:
                              f"{sorted(placeholders(form))} in {language}, not {sorted(wanted)}")
                 break
     return found
+
+
+# A small German catalog for the tests, while no other language ships: the words of the
+# lobby, the errors, the test game's public part and the terminal.
+TEST_GERMAN = {
+    "Language": "Sprache",
+    "Join a table": "Einem Tisch beitreten",
+    "Room code": "Raumcode",
+    "Past games": "Vergangene Spiele",
+    "QR code": "QR-Code",
+    "There is no table with that code.": "Es gibt keinen Tisch mit diesem Code.",
+    "There is nothing at this address.": "Unter dieser Adresse gibt es nichts.",
+    "Numbers from 1 to %(highest)s.": "Zahlen von 1 bis %(highest)s.",
+    "Companion is running. Open this on any phone or laptop on the same Wi-Fi:":
+        "Companion läuft. Öffne dies auf einem Handy oder Laptop im selben WLAN:",
+}
+
+
+def in_test_german(folder: Path) -> dict:
+    """The app's settings that offer English and the test German catalog (written and
+    compiled into `folder`)."""
+    write_catalog(folder, "de", TEST_GERMAN)
+    return {"LANGUAGES": ("en", "de"), "BABEL_TRANSLATION_DIRECTORIES": str(folder)}
