@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
-from flask import Blueprint, Flask, current_app, redirect, request
+from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
 from flask_babel import get_locale
 
 from ..auth import COOKIE_MAX_AGE
@@ -36,7 +36,9 @@ bp = Blueprint("languages", __name__)
 
 def chosen() -> str:
     """This request's language, from the shipped ones; anything unknown or malformed is
-    English."""
+    English, and so is a message read with no request (a command, the terminal)."""
+    if not has_request_context():
+        return DEFAULT
     offered = current_app.config["LANGUAGES"]
     picked = request.cookies.get(COOKIE, "")
     if picked in offered:

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from companion.errors import not_found
 from companion.extensions import db
 from companion.web import links
 from companion.web.languages import COOKIE, SHIPPED
@@ -199,3 +200,18 @@ def test_the_terminal_speaks_the_servers_language(german_app, monkeypatch):
         monkeypatch.setenv("LANG", other)
         assert links.welcome(german_app, "http://192.0.2.1:8000").startswith(
             "\nCompanion is running. Open this on any phone or laptop on the same Wi-Fi:\n\n")
+
+
+def test_past_games_show_dates_and_numbers_as_the_language_writes_them(german_app):
+    table = Api(client=german_app.test_client()).table("guess-number", ("Ann", "Ben"))
+    table.finish()
+    client = german_app.test_client()
+    german = client.get("/games", headers=GERMAN_BROWSER).get_data(as_text=True)
+    assert re.search(r"<td>\d{2}\.\d{2}\.\d{2}, \d{2}:\d{2}</td>", german), german
+    english = client.get("/games").get_data(as_text=True)
+    assert re.search(r"<td>\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s[AP]M</td>", english), english
+
+
+def test_a_message_read_without_a_request_is_english(german_app):
+    with german_app.app_context():
+        assert not_found().to_json()["error"]["message"] == "There is no table with that code."
