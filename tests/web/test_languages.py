@@ -167,7 +167,7 @@ def test_each_screen_keeps_its_own_language(german_app):
 
 def test_two_phones_at_one_table_each_get_their_own_language_pushed(german_app):
     """The public part is rendered once per version and language: a German phone and an
-    English one, at the same version, each get theirs."""
+    English one, at the same version, each get theirs, and so does a German display."""
     server = LiveServer(german_app).start()
     try:
         api = Api(server.url)
@@ -178,11 +178,15 @@ def test_two_phones_at_one_table_each_get_their_own_language_pushed(german_app):
                                    COOKIE: "de"}, headers={"Accept-Language": "en"})
         ben = Stream(url, cookies={f"companion_{table.code}": table.tokens["Ben"]},
                      headers=GERMAN_BROWSER | {"Accept-Language": "en-GB,en;q=0.9"})
+        display = Stream(f"{server.url}/d/{table.code}/events?since={version}",
+                         headers=GERMAN_BROWSER)
         assert ann.response.headers["Content-Language"] == "de"
         assert ben.response.headers["Content-Language"] == "en"
+        assert display.response.headers["Content-Language"] == "de"
         table.act(table.tokens["Ann"], type="choose", number=7)
         for events, said, unsaid in ((ann, "Zahlen von 1 bis 20.", "Numbers from 1 to"),
-                                     (ben, "Numbers from 1 to 20.", "Zahlen von")):
+                                     (ben, "Numbers from 1 to 20.", "Zahlen von"),
+                                     (display, "Zahlen von 1 bis 20.", "Numbers from 1 to")):
             event, html = events.get(timeout=5)
             assert event == "panel" and f'data-version="{version + 1}"' in html
             assert said in html and unsaid not in html
