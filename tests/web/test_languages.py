@@ -211,9 +211,10 @@ def test_past_games_show_dates_and_numbers_as_the_language_writes_them(german_ap
     table.finish()
     client = german_app.test_client()
     german = client.get("/games", headers=GERMAN_BROWSER).get_data(as_text=True)
-    assert re.search(r"<td>\d{2}\.\d{2}\.\d{2}, \d{2}:\d{2}</td>", german), german
+    assert re.search(r"<p>Finished \d{2}\.\d{2}\.\d{2}, \d{2}:\d{2} · ", german), german
     english = client.get("/games").get_data(as_text=True)
-    assert re.search(r"<td>\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s[AP]M</td>", english), english
+    assert re.search(r"<p>Finished \d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s[AP]M · ", english), \
+        english
 
 
 def test_a_message_read_without_a_request_is_english(german_app):
