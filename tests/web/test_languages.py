@@ -199,7 +199,8 @@ def test_the_terminal_speaks_the_servers_language(german_app, monkeypatch):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
     text = links.welcome(german_app, "http://192.0.2.1:8000")
-    assert text.startswith("\nCompanion läuft. Öffne dies") and "    http://192.0.2.1:8000" in text
+    assert text.startswith("\nCompanion läuft. Öffne dies")
+    assert "\n    http://192.0.2.1:8000\n" in text
     for other in ("C.UTF-8", "fr_FR.UTF-8", "not a locale", ""):
         monkeypatch.setenv("LANG", other)
         assert links.welcome(german_app, "http://192.0.2.1:8000").startswith(
