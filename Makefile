@@ -7,10 +7,10 @@ PORT ?= 8000
 # The tests run on this many processes (pytest-xdist), each taking the next test as it is free.
 TEST_WORKERS ?= 2
 
-.PHONY: install install-test run test test-fast browser-deps clean
+.PHONY: install install-test catalogs messages run test test-fast browser-deps clean
 
-# What the server needs, and no more.
-install: $(VENV)/.installed static/vendor/.installed
+# What the server needs, and no more, and the translations' catalogs compiled.
+install: $(VENV)/.installed static/vendor/.installed catalogs
 
 # And what the tests need: pytest and its helpers, Playwright, axe-core, Lighthouse.
 install-test: install $(VENV)/.installed-test node_modules/.installed-test
@@ -36,6 +36,15 @@ static/vendor/.installed: package.json package-lock.json
 node_modules/.installed-test: static/vendor/.installed
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# Each translations/<language>/LC_MESSAGES/messages.po compiled to its .mo (build output); a
+# catalog that cannot be used stops here, naming its file and line (companion/catalogs.py).
+catalogs: $(VENV)/.installed
+	$(BIN)/python -m companion.catalogs
+
+# Every message of the code and templates, in translations/messages.pot (README, "Languages").
+messages: $(VENV)/.installed
+	$(BIN)/python -m companion.catalogs extract translations/messages.pot
 
 # gunicorn.conf.py upgrades the database once before its workers start.
 run: install

@@ -48,6 +48,9 @@ errorlog = "-"
 loglevel = "warning"
 
 
+master_app = None  # the app on_starting builds: when_ready speaks through its catalogs
+
+
 def on_starting(server):
     """Refuse several workers on SQLite; bring the database schema up to date before any
     worker serves."""
@@ -66,7 +69,8 @@ def on_starting(server):
     # their counters in memory start timer threads, which the workers forked next would
     # inherit half alive (gevent then prints a KeyError for each). Each worker builds its
     # own app, rate limits included.
-    app = create_app({"RATELIMIT_ENABLED": False})
+    global master_app
+    app = master_app = create_app({"RATELIMIT_ENABLED": False})
     upgrade_database(app)
     with app.app_context():
         db.engine.dispose()  # the workers open their own; the master keeps none
@@ -114,10 +118,9 @@ def end_streams_when_stopping(worker):
 
 
 def when_ready(server):
-    from companion.web.links import lan_address, qr_text
+    from companion.web.links import lan_address, welcome
 
     public = os.environ.get("COMPANION_PUBLIC_URL", "").rstrip("/")
     port = bind.rsplit(":", 1)[1]
     url = public or f"http://{lan_address()}:{port}"
-    print(f"\nCompanion is running. Open this on any phone or laptop on the same Wi-Fi:\n\n"
-          f"    {url}\n\n{qr_text(url)}", flush=True)
+    print(welcome(master_app, url), flush=True)

@@ -1,8 +1,11 @@
 """The one kind of error every screen and the API report: a code of the API contract,
-an HTTP status and a sentence a player understands."""
+an HTTP status and a sentence a player understands, in the language of the request that
+reads it (a lazy message is rendered when the answer is)."""
 from __future__ import annotations
 
 from typing import Any
+
+from flask_babel import lazy_gettext
 
 STATUS = {
     "bad_request": 400,
@@ -35,14 +38,19 @@ class CompanionError(Exception):
         return STATUS[self.code]
 
     def to_json(self) -> dict:
-        return {"error": {"code": self.code, "message": self.message}, **self.extra}
+        return {"error": {"code": self.code, "message": str(self.message)}, **self.extra}
 
 
 def bad_request(message: str) -> CompanionError:
     return CompanionError("bad_request", message)
 
 
-def not_found(message: str = "There is no table with that code.") -> CompanionError:
+NO_SUCH_TABLE = lazy_gettext("There is no table with that code.")
+UNAVAILABLE = lazy_gettext("The server is busy or its database is out of reach; nothing was "
+                           "changed. Try again in a moment.")
+
+
+def not_found(message: str = NO_SUCH_TABLE) -> CompanionError:
     return CompanionError("not_found", message)
 
 
@@ -60,5 +68,4 @@ def illegal(message: str) -> CompanionError:
 
 def unavailable() -> CompanionError:
     """The database refused or did not answer in time: the caller may simply retry."""
-    return CompanionError("unavailable", "The server is busy or its database is out of "
-                          "reach; nothing was changed. Try again in a moment.")
+    return CompanionError("unavailable", UNAVAILABLE)

@@ -3,6 +3,7 @@ and the security headers of every response."""
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -19,10 +20,10 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               405: "bad_request", 409: "conflict", 413: "bad_request", 415: "bad_request",
               429: "too_many_requests"}
 HTTP_MESSAGES = {
-    404: "There is nothing at this address.",
-    405: "That address does not take this kind of request.",
-    413: "That request is too large.",
-    429: "Too many tries in a short time: wait a minute and try again.",
+    404: lazy_gettext("There is nothing at this address."),
+    405: lazy_gettext("That address does not take this kind of request."),
+    413: lazy_gettext("That request is too large."),
+    429: lazy_gettext("Too many tries in a short time: wait a minute and try again."),
 }
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -50,12 +51,13 @@ def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_refused(exc: CSRFError):
         return respond(CompanionError(
-            "bad_request", "This form has expired or came from another site: reload the page."))
+            "bad_request",
+            gettext("This form has expired or came from another site: reload the page.")))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         code = HTTP_CODES.get(exc.code or 400, "bad_request")
-        message = HTTP_MESSAGES.get(exc.code, "That request was not understood.")
+        message = HTTP_MESSAGES.get(exc.code) or gettext("That request was not understood.")
         error = CompanionError(code, message)
         response = respond(error)
         return response[0], exc.code
@@ -73,8 +75,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         app.logger.exception("Unexpected error on %s %s", request.method, request.path)
-        error = CompanionError("internal", "Something went wrong on the server; "
-                               "nothing was changed. Please try again.")
+        error = CompanionError("internal", gettext("Something went wrong on the server; "
+                                                   "nothing was changed. Please try again."))
         return respond(error)[0], 500
 
     @app.after_request

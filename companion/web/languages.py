@@ -1,31 +1,117 @@
-"""Which language a screen is read in: the phone's own choice (a cookie), else what its
-browser asks for (Accept-Language), else English. Flask-Babel renders every string a
-person reads in it; the catalogs are `translations/<language>/LC_MESSAGES/messages.po`."""
+"""Which language a screen is read in: the phone's own choice (a cookie, set by the picker
+on every screen), else what its browser asks for (Accept-Language), else English.
+Flask-Babel renders every string a person reads in it; the catalogs are
+`translations/<language>/LC_MESSAGES/messages.po` (README, "Languages").
+
+Each browser keeps its own choice: the host screen and the table display are browsers
+like the phones, so nothing ties one screen's language to another's."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from flask import Flask, request
+from babel import Locale, UnknownLocaleError
+from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
+from flask_babel import get_locale
 
+from ..auth import COOKIE_MAX_AGE
 from ..extensions import babel
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = "en"
+# Every language the app may speak, each named in itself (the picker shows these names,
+# never translated: a reader finds their own language whatever the page is in).
+NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", "pl": "Polski"}
 # The languages a phone may choose: a language is listed here once its catalog is complete.
+# (The setting LANGUAGES, these by default, lets a test offer a catalog of its own.)
 SHIPPED = (DEFAULT,)
 COOKIE = "companion_language"
+# The answers whose words depend on the language: the pages, their fragments and streams,
+# and the API's error messages.
+LOCALISED_TYPES = {"text/html", "text/event-stream", "application/json"}
+
+bp = Blueprint("languages", __name__)
 
 
 def chosen() -> str:
     """This request's language, from the shipped ones; anything unknown or malformed is
-    English."""
+    English, and so is a message read with no request (a command, the terminal)."""
+    if not has_request_context():
+        return DEFAULT
+    offered = current_app.config["LANGUAGES"]
     picked = request.cookies.get(COOKIE, "")
-    if picked in SHIPPED:
+    if picked in offered:
         return picked
-    return request.accept_languages.best_match(SHIPPED) or DEFAULT
+    return request.accept_languages.best_match(offered) or DEFAULT
+
+
+def current() -> str:
+    """The language this request is answered in ("en" outside a request)."""
+    locale = get_locale()
+    return str(locale) if locale is not None else DEFAULT
+
+
+def choices() -> list[tuple[str, str]]:
+    """The picker's languages, (code, name in itself): the shipped ones."""
+    return [(code, NAMES[code]) for code in current_app.config["LANGUAGES"]]
+
+
+def environment_language(offered: tuple[str, ...] = SHIPPED) -> str:
+    """The language of the server's terminal (LANGUAGE, LC_ALL, LC_MESSAGES or LANG, as
+    "de_DE.UTF-8"), if offered, else English: what `make run` prints has no request."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "").split(":")[0].split(".")[0].split("@")[0]
+        if not value or value in ("C", "POSIX"):
+            continue
+        try:
+            language = Locale.parse(value.replace("-", "_")).language
+        except (ValueError, UnknownLocaleError):
+            continue
+        return language if language in offered else DEFAULT
+    return DEFAULT
+
+
+def back_to(target: str) -> str:
+    """Where the picker returns: the page it was on, if that is a path of this site."""
+    parts = urlsplit(target)
+    if (not target.startswith("/") or target.startswith("//") or "\\" in target
+            or parts.scheme or parts.netloc):
+        return "/"
+    return target
+
+
+@bp.route("/language", methods=["GET", "POST"])
+def pick():
+    """Keep the picked language in this browser's cookie and go back to the page. A GET
+    (a link, no form) does the same: a language is a preference, not a secret or a move.
+    An unknown language is English."""
+    values = request.form if request.method == "POST" else request.args
+    language = values.get("language", "")
+    if language not in current_app.config["LANGUAGES"]:
+        language = DEFAULT
+    response = redirect(back_to(values.get("next", "/")), code=303)
+    response.set_cookie(COOKIE, language, max_age=COOKIE_MAX_AGE, samesite="Lax",
+                        secure=request.is_secure)
+    return response
+
+
+def say_which_language(response):
+    """`Content-Language` on every answer whose words are in the request's language, and
+    `Vary` on what chose it (caches must not give one phone's language to another)."""
+    if response.mimetype in LOCALISED_TYPES:
+        response.headers.setdefault("Content-Language", current())
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
 
 
 def register(app: Flask) -> None:
+    app.config.setdefault("LANGUAGES", SHIPPED)
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(ROOT / "translations"))
     babel.init_app(app, locale_selector=chosen)
+    app.register_blueprint(bp)
+    app.after_request(say_which_language)
+    app.jinja_env.globals["current_language"] = current
+    app.jinja_env.globals["language_choices"] = choices

@@ -9,8 +9,11 @@ from functools import lru_cache
 
 import qrcode
 import qrcode.image.svg
-from flask import current_app, request
-from markupsafe import Markup
+from flask import Flask, current_app, request
+from flask_babel import force_locale, gettext
+from markupsafe import Markup, escape
+
+from .languages import environment_language
 
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0"}
 
@@ -62,11 +65,16 @@ def rejoin_url(code: str, token: str) -> str:
     return f"{base_url()}/r/{code}#{token}"
 
 
-@lru_cache(maxsize=256)  # a lobby's QR is drawn on every screen at every join
 def qr_svg(data: str) -> Markup:
+    """The QR code of `data`, named for a screen reader in the request's language."""
+    label = escape(gettext("QR code"))
+    return Markup(_qr_drawing(data).replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
+
+
+@lru_cache(maxsize=256)  # a lobby's QR is drawn on every screen at every join
+def _qr_drawing(data: str) -> str:
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    svg = image.to_string(encoding="unicode")
-    return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR code" ', 1))
+    return image.to_string(encoding="unicode")
 
 
 def qr_text(data: str) -> str:
@@ -75,6 +83,15 @@ def qr_text(data: str) -> str:
     out = io.StringIO()
     code.print_ascii(out=out, invert=True)
     return out.getvalue()
+
+
+def welcome(app: Flask, url: str) -> str:
+    """What `make run` prints once the server is ready: the address and its QR code, in
+    the language of the server's terminal (it has no request to ask)."""
+    with app.app_context(), force_locale(environment_language(app.config["LANGUAGES"])):
+        invitation = gettext("Companion is running. Open this on any phone or laptop on the "
+                             "same Wi-Fi:")
+    return f"\n{invitation}\n\n    {url}\n\n{qr_text(url)}"
 
 
 def breakable(url: str) -> Markup:

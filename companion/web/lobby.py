@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import records, store
 from ..auth import (COOKIE_MAX_AGE, Viewer, cookie_viewer, host_cookie, player_cookie,
@@ -53,7 +54,7 @@ def find():
 def game_or_404(game_id: str):
     engine = GAMES.get(game_id)
     if engine is None:
-        raise CompanionError("not_found", "There is no such game here.")
+        raise CompanionError("not_found", gettext("There is no such game here."))
     return engine
 
 
@@ -93,7 +94,8 @@ def save_defaults(game_id: str):
         seating.save_defaults(engine, chosen)
     except CompanionError as error:
         return options_page(engine, error.status, error=error)
-    return options_page(engine, notice="Saved as this server's defaults for the next tables.")
+    return options_page(engine,
+                        notice=gettext("Saved as this server's defaults for the next tables."))
 
 
 # A phone may hold the cookies of many past tables: the join page looks at this many.
@@ -185,7 +187,8 @@ def rejoin(code: str):
     token = request.form.get("token", "")
     viewer = viewer_for_token(table, token)
     if viewer is None or viewer.is_host:
-        raise bad_request("This rejoin link is no longer valid: ask the host for a new one.")
+        raise bad_request(
+            gettext("This rejoin link is no longer valid: ask the host for a new one."))
     seating.rejoin_qr_used(table, viewer)
     response = redirect(url_for("screens.phone", code=table.code), code=303)
     return set_cookie(response, player_cookie(table.code), token)

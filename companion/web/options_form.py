@@ -3,7 +3,9 @@ default shown in words, and the posted form read back into the options the host 
 
 A model's field may give, in its JSON schema extras, `labels` (the words for each of its
 values, else a value reads capitalised with spaces for dashes) and `default_words` (the
-default when a number alone would mislead, e.g. a default that depends on the players)."""
+default when a number alone would mislead, e.g. a default that depends on the players).
+These words are messages of the catalogs (extracted from the models, companion/catalogs.py),
+shown in the host's language."""
 from __future__ import annotations
 
 import json
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any
 
+from flask_babel import format_decimal, gettext
 from werkzeug.datastructures import MultiDict
 
 from ..errors import bad_request
@@ -46,18 +49,25 @@ class Field:
         if self.default_words:
             return self.default_words
         if self.kind == "checkbox":
-            return "on" if self.default else "off"
+            return gettext("on") if self.default else gettext("off")
         if self.kind == "select":
             return self.label(self.default)
         if self.kind == "choices":
             return join_names([self.label(choice) for choice in self.default or []])
         if self.kind == "json":
-            return "as shown"
+            return gettext("as shown")
+        if isinstance(self.default, int) and not isinstance(self.default, bool):
+            return format_decimal(self.default)
         return str(self.default)
 
     @property
     def text(self) -> str:
         return json.dumps(self.value, indent=1) if self.kind == "json" else str(self.value)
+
+
+def words(text: str | None) -> str | None:
+    """An option's words (a title, a description, a value's label) in the host's language."""
+    return gettext(text) if text else text
 
 
 def _kind(schema: dict) -> tuple[str, list | None]:
@@ -82,11 +92,12 @@ def fields(engine: Game, saved: dict | None = None, chosen: dict | None = None) 
     for name, prop in schema.get("properties", {}).items():
         kind, choices = _kind(prop)
         found.append(Field(
-            name=name, title=prop.get("title", name), description=prop.get("description", ""),
+            name=name, title=words(prop.get("title", name)),
+            description=words(prop.get("description", "")),
             kind=kind, value=chosen.get(name, defaults.get(name)), default=defaults.get(name),
             minimum=prop.get("minimum"), maximum=prop.get("maximum"), choices=choices,
-            labels=prop.get("labels", {}),
-            default_words=None if name in (saved or {}) else prop.get("default_words")))
+            labels={value: words(label) for value, label in prop.get("labels", {}).items()},
+            default_words=None if name in (saved or {}) else words(prop.get("default_words"))))
     return found
 
 
@@ -108,12 +119,14 @@ def read(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
             try:
                 value = json.loads(form.get(field.name, "null"))
             except (ValueError, RecursionError):
-                raise bad_request(f"{field.title}: this is not valid JSON.") from None
+                raise bad_request(gettext("%(option)s: this is not valid JSON.",
+                                          option=field.title)) from None
         elif field.kind == "number":
             try:
                 value = int(form.get(field.name, ""))
             except ValueError:
-                raise bad_request(f"{field.title}: type a whole number.") from None
+                raise bad_request(gettext("%(option)s: type a whole number.",
+                                          option=field.title)) from None
         else:
             value = form.get(field.name)
         if value != field.default:
@@ -130,5 +143,6 @@ def _parts(form: MultiDict, field: Field) -> dict[str, int]:
             try:
                 parts[key[len(prefix):]] = int(form.get(key, ""))
             except ValueError:
-                raise bad_request(f"{field.title}: type a whole number for each value.") from None
+                raise bad_request(gettext("%(option)s: type a whole number for each value.",
+                                          option=field.title)) from None
     return parts

@@ -1,0 +1,223 @@
+"""Each screen in its own reader's language: the picker's cookie, else the browser's
+Accept-Language, else English; the headers that say so; the streams, each in its
+viewer's language. A small German catalog stands in for the languages to come."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.errors import not_found
+from companion.extensions import db
+from companion.web import links
+from companion.web.languages import COOKIE, SHIPPED
+from tests.support.api import Api
+from tests.support.app import LiveServer, make_app
+from tests.support.catalogs import in_test_german
+from tests.support.pages import csrf_of, page
+from tests.support.streams import Stream
+
+GERMAN_BROWSER = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+
+
+@pytest.fixture
+def german_app(database_url, tmp_path):
+    app = make_app(database_url, tmp_path, **in_test_german(tmp_path / "catalogs"))
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def language_of(response) -> str:
+    return re.search(r'<html lang="([^"]+)">', response.get_data(as_text=True)).group(1)
+
+
+def test_a_page_is_read_in_the_language_its_browser_asks_for(german_app):
+    response = german_app.test_client().get("/", headers=GERMAN_BROWSER)
+    assert response.status_code == 200
+    assert language_of(response) == "de" and response.headers["Content-Language"] == "de"
+    assert "Einem Tisch beitreten" in response.get_data(as_text=True)
+    assert {"Accept-Language", "Cookie"} <= set(response.vary)
+
+    english = german_app.test_client().get("/")
+    assert language_of(english) == "en" and english.headers["Content-Language"] == "en"
+    assert "Join a table" in english.get_data(as_text=True)
+    assert {"Accept-Language", "Cookie"} <= set(english.vary)
+
+
+@pytest.mark.parametrize("header", ["fr-FR,fr;q=0.9", "de;q=0", "xx-YY", ";;;,,q=",
+                                    "de;q=abc, *", "\u00e9" * 300, "*"])
+def test_an_unknown_or_malformed_accept_language_is_english(german_app, header):
+    response = german_app.test_client().get("/", headers={"Accept-Language": header})
+    assert response.status_code == 200
+    assert language_of(response) == "en" and response.headers["Content-Language"] == "en"
+
+
+@pytest.mark.parametrize("cookie", ["fr", "DE", "de-DE", "<script>", "", "en;de"])
+def test_an_unknown_or_malformed_cookie_is_passed_over(german_app, cookie):
+    client = german_app.test_client()
+    client.set_cookie(COOKIE, cookie)
+    assert language_of(client.get("/")) == "en"
+    assert language_of(client.get("/", headers=GERMAN_BROWSER)) == "de"
+
+
+def test_the_picked_language_beats_the_browsers(german_app):
+    client = german_app.test_client()
+    client.set_cookie(COOKIE, "en")
+    assert language_of(client.get("/", headers=GERMAN_BROWSER)) == "en"
+    client.set_cookie(COOKIE, "de")
+    response = client.get("/", headers={"Accept-Language": "en"})
+    assert language_of(response) == "de" and response.headers["Content-Language"] == "de"
+
+
+def test_the_picker_keeps_the_choice_and_returns_to_the_page(german_app):
+    client = german_app.test_client()
+    home = page(client, "/")
+    picker = re.search(r'<form method="post" action="/language" class="language-picker">'
+                       r'.*?</form>', home, re.S).group(0)
+    assert re.findall(r'lang="(\w+)"[^>]*>([^<]+)</button>', picker) == [
+        ("en", "English"), ("de", "Deutsch")]
+    assert 'value="en" lang="en" class="button quiet" aria-current="true"' in picker
+    assert 'name="next" value="/"' in picker
+
+    response = client.post("/language", data={"language": "de", "next": "/games",
+                                              "csrf_token": csrf_of(home)})
+    assert response.status_code == 303 and response.headers["Location"] == "/games"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith(f"{COOKIE}=de;") and "SameSite=Lax" in cookie
+    assert int(re.search(r"Max-Age=(\d+)", cookie).group(1)) > 300 * 24 * 3600
+    games = client.get("/games")
+    assert language_of(games) == "de" and "Vergangene Spiele" in games.get_data(as_text=True)
+    assert 'value="de" lang="de" class="button quiet" aria-current="true"' in \
+        games.get_data(as_text=True)
+
+
+def test_the_picker_returns_to_the_same_address_with_its_query(german_app):
+    client = german_app.test_client()
+    response = client.get("/join?code=zz")  # a page answered 404 still has the picker
+    assert response.status_code == 404 and response.headers["Content-Language"] == "en"
+    assert 'name="next" value="/join?code=zz"' in response.get_data(as_text=True)
+
+
+def test_picking_works_without_a_form_or_script(german_app):
+    client = german_app.test_client()
+    response = client.get("/language?language=de&next=/games")
+    assert response.status_code == 303 and response.headers["Location"] == "/games"
+    assert language_of(client.get("/games")) == "de"
+
+
+def test_a_post_without_its_csrf_token_changes_nothing(german_app):
+    client = german_app.test_client()
+    response = client.post("/language", data={"language": "de", "next": "/"})
+    assert response.status_code == 400
+    assert "Set-Cookie" not in response.headers or COOKIE not in response.headers["Set-Cookie"]
+    assert language_of(client.get("/")) == "en"
+
+
+@pytest.mark.parametrize("language", ["fr", "xx", "", "de<script>", "\u00e9" * 50])
+def test_an_unknown_picked_language_is_english(german_app, language):
+    client = german_app.test_client()
+    client.set_cookie(COOKIE, "de")
+    response = client.get("/language", query_string={"language": language, "next": "/"})
+    assert response.status_code == 303
+    assert response.headers["Set-Cookie"].startswith(f"{COOKIE}=en;")
+    assert language_of(client.get("/", headers=GERMAN_BROWSER)) == "en"
+
+
+@pytest.mark.parametrize("target", ["https://elsewhere.example/", "//elsewhere.example/x",
+                                    "/\\elsewhere.example", "javascript:alert(1)", "games", ""])
+def test_the_picker_returns_only_to_this_site(german_app, target):
+    response = german_app.test_client().get("/language", query_string={
+        "language": "de", "next": target})
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+
+
+def test_one_language_only_shows_no_picker(client, app):
+    assert app.config["LANGUAGES"] == SHIPPED == ("en",)
+    text = page(client, "/")
+    assert "language-picker" not in text and '<html lang="en">' in text
+
+
+def test_the_apis_errors_follow_accept_language_and_its_codes_stay_english(german_app):
+    client = german_app.test_client()
+    response = client.get("/api/v1/tables/ZZZZ", headers=GERMAN_BROWSER)
+    assert response.status_code == 404 and response.headers["Content-Language"] == "de"
+    assert response.get_json()["error"] == {"code": "not_found",
+                                            "message": "Es gibt keinen Tisch mit diesem Code."}
+    english = client.get("/api/v1/tables/ZZZZ").get_json()["error"]
+    assert english == {"code": "not_found", "message": "There is no table with that code."}
+    lost = client.get("/nowhere/at/all", headers=GERMAN_BROWSER)
+    assert lost.status_code == 404
+    assert "Unter dieser Adresse gibt es nichts." in lost.get_data(as_text=True)
+
+
+def test_each_screen_keeps_its_own_language(german_app):
+    """The host screen, the display and a phone are browsers each with its own cookie:
+    one's choice changes nothing on another."""
+    table = Api(client=german_app.test_client()).table("guess-number", ("Ann", "Ben"))
+    host, display = german_app.test_client(), german_app.test_client()
+    host.set_cookie(f"companion_host_{table.code}", table.host)
+    host.set_cookie(COOKIE, "en")
+    display.get("/language?language=de&next=/")
+    assert "Zahlen von 1 bis 20." in page(display, f"/d/{table.code}")
+    assert "Numbers from 1 to 20." in page(host, f"/t/{table.code}/host")
+    host.get("/language?language=en&next=/")
+    assert "Zahlen von 1 bis 20." in page(display, f"/d/{table.code}")
+
+
+def test_two_phones_at_one_table_each_get_their_own_language_pushed(german_app):
+    """The public part is rendered once per version and language: a German phone and an
+    English one, at the same version, each get theirs, and so does a German display."""
+    server = LiveServer(german_app).start()
+    try:
+        api = Api(server.url)
+        table = api.table("guess-number", ("Ann", "Ben"))
+        version = table.view()["version"]
+        url = f"{server.url}/t/{table.code}/events?screen=phone&since={version}"
+        ann = Stream(url, cookies={f"companion_{table.code}": table.tokens["Ann"],
+                                   COOKIE: "de"}, headers={"Accept-Language": "en"})
+        ben = Stream(url, cookies={f"companion_{table.code}": table.tokens["Ben"]},
+                     headers=GERMAN_BROWSER | {"Accept-Language": "en-GB,en;q=0.9"})
+        display = Stream(f"{server.url}/d/{table.code}/events?since={version}",
+                         headers=GERMAN_BROWSER)
+        assert ann.response.headers["Content-Language"] == "de"
+        assert ben.response.headers["Content-Language"] == "en"
+        assert display.response.headers["Content-Language"] == "de"
+        table.act(table.tokens["Ann"], type="choose", number=7)
+        for events, said, unsaid in ((ann, "Zahlen von 1 bis 20.", "Numbers from 1 to"),
+                                     (ben, "Numbers from 1 to 20.", "Zahlen von"),
+                                     (display, "Zahlen von 1 bis 20.", "Numbers from 1 to")):
+            event, html = events.get(timeout=5)
+            assert event == "panel" and f'data-version="{version + 1}"' in html
+            assert said in html and unsaid not in html
+    finally:
+        server.stop()
+
+
+def test_the_terminal_speaks_the_servers_language(german_app, monkeypatch):
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    text = links.welcome(german_app, "http://192.0.2.1:8000")
+    assert text.startswith("\nCompanion läuft. Öffne dies")
+    assert "\n    http://192.0.2.1:8000\n" in text
+    for other in ("C.UTF-8", "fr_FR.UTF-8", "not a locale", ""):
+        monkeypatch.setenv("LANG", other)
+        assert links.welcome(german_app, "http://192.0.2.1:8000").startswith(
+            "\nCompanion is running. Open this on any phone or laptop on the same Wi-Fi:\n\n")
+
+
+def test_past_games_show_dates_and_numbers_as_the_language_writes_them(german_app):
+    table = Api(client=german_app.test_client()).table("guess-number", ("Ann", "Ben"))
+    table.finish()
+    client = german_app.test_client()
+    german = client.get("/games", headers=GERMAN_BROWSER).get_data(as_text=True)
+    assert re.search(r"<p>Finished \d{2}\.\d{2}\.\d{2}, \d{2}:\d{2} · ", german), german
+    english = client.get("/games").get_data(as_text=True)
+    assert re.search(r"<p>Finished \d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s[AP]M · ", english), \
+        english
+
+
+def test_a_message_read_without_a_request_is_english(german_app):
+    with german_app.app_context():
+        assert not_found().to_json()["error"]["message"] == "There is no table with that code."
