@@ -12,6 +12,7 @@ GAME_WORDS = (
     lazy_gettext("Big Top"),
     lazy_gettext("Big Money"),
     lazy_gettext("Nothing Beats a Large"),
+    lazy_gettext("Fan Tan"),  # Big Top played as a game of its own
     # What a game calls a player's secrets, and the first player.
     lazy_gettext("secrets"),
     lazy_gettext("bank total"),
