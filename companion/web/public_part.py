@@ -83,11 +83,11 @@ def for_viewer(shared: Pieces, you: int | None, idle: bool) -> Markup:
 
 
 def public_html(table: Snapshot, folder: str, log_lines: int) -> Pieces:
-    """The game's public part of this version, rendered once per language (and per address
-    prefix, should a proxy serve the app under several) and cut at its marks."""
+    """The game's public part of this version, rendered once per language (and per
+    address prefix, should a proxy serve the app under several) and cut at its marks."""
     def render() -> Pieces:
         view = read.view(table, PUBLIC)
         log = read.log(table, PUBLIC, limit=log_lines, html=True, newest_first=True)
         return pieces(render_template(folder + "/_public.html", view=view, log=log,
                                       names=read.names_of(table)))
-    return table.memo(("public-html", folder, str(get_locale()), request.script_root), render)
+    return table.memo(("public-html", folder, request.script_root, str(get_locale())), render)
