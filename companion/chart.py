@@ -4,9 +4,11 @@ The plot stretches to the width it is given (its lines keep their thickness), wh
 markers, the scale and the legend keep their size: the markers sit at percentages of the
 plot, the scale and the legend are HTML beside it. Each line has a colour, a dash and a
 marker shape of its own (static/app.css, `.chart-line-N`), so lines are told apart without
-colour, and the colours follow the light and the dark theme."""
+colour, and the colours follow the light and the dark theme. Its words and numbers are in
+the language of the request that draws it."""
 from __future__ import annotations
 
+from flask_babel import format_decimal, gettext
 from markupsafe import Markup, escape
 
 LINE_STYLES = 6  # .chart-line-0 ... .chart-line-5 in static/app.css
@@ -46,7 +48,10 @@ def line_chart(series: dict[int, list[int]], names: dict[int, str], label: str) 
     def y(score: int) -> float:
         return 100 * (top - score) / span
 
-    finals = ", ".join(f"{names.get(p, '?')} {v[-1]}" for p, v in series.items() if v)
+    finals = ", ".join(f"{names.get(p, '?')} {format_decimal(v[-1])}"
+                       for p, v in series.items() if v)
+    described = gettext("Scores over the game (%(score)s): %(finals)s", score=gettext(label),
+                        finals=finals)
     lines, markers, legend = [], [], []
     for index, (player, values) in enumerate(series.items()):
         style = index % LINE_STYLES
@@ -59,12 +64,12 @@ def line_chart(series: dict[int, list[int]], names: dict[int, str], label: str) 
         legend.append(f'<li><svg class="chart-key chart-line-{style}" viewBox="-18 -7 36 14" '
                       f'aria-hidden="true"><line class="chart-line" x1="-18" y1="0" x2="18" '
                       f'y2="0"/>{SHAPES[style]}</svg>{escape(names.get(player, "?"))}: '
-                      f'{values[-1] if values else 0}</li>')
+                      f'{format_decimal(values[-1] if values else 0)}</li>')
     return Markup(
         f'<div class="chart-plot"><div class="chart-scale" aria-hidden="true">'
-        f'<span>{top}</span><span>{bottom}</span></div>'
+        f'<span>{format_decimal(top)}</span><span>{format_decimal(bottom)}</span></div>'
         f'<svg class="chart" role="img" '
-        f'aria-label="{escape(f"Scores over the game ({label}): {finals}")}">'
+        f'aria-label="{escape(described)}">'
         f'<svg viewBox="0 0 {WIDTH} {HEIGHT}" preserveAspectRatio="none" overflow="visible">'
         f'<line class="chart-axis" x1="0" y1="{y(bottom) * HEIGHT / 100:.1f}" x2="{WIDTH}" '
         f'y2="{y(bottom) * HEIGHT / 100:.1f}"/>{"".join(lines)}</svg>{"".join(markers)}</svg>'

@@ -16,6 +16,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
+from flask_babel import lazy_gettext
+
 from .jsontext import to_json
 
 POLL_SECONDS = 2.0
@@ -182,8 +184,9 @@ def sse_lines(event: str, text: str) -> str:
     return f"event: {event}\ndata: {text}\n\n"
 
 
-REVOKED_MESSAGE = "The host gave this seat to a new phone; this phone is signed out."
-REVOKED = sse("revoked", {"message": REVOKED_MESSAGE})
+REVOKED_MESSAGE = lazy_gettext("The host gave this seat to a new phone; this phone is signed out.")
+# The API's event: its JSON is made once, in English (a screen renders its own, translated).
+REVOKED = sse("revoked", {"message": str(REVOKED_MESSAGE)})
 
 
 def stream(code: str, version: int, since: int,

@@ -63,8 +63,9 @@
   // -- Telling the player their turn has come -------------------------------------------
   // The title starts with "Your turn" while this phone's player is asked to act; when the
   // turn arrives the phone buzzes (after a first tap, as browsers require) and, if this
-  // phone turned it on, plays a short sound. The live region announces it as well.
-  var YOUR_TURN = "Your turn · ";
+  // phone turned it on, plays a short sound. The live region announces it as well. The
+  // words come from the page (data-your-turn-title), in the page's language.
+  var TITLE_SEPARATOR = " · ";
   var SOUND_KEY = "companion-turn-sound";
   var wasYours = null;
   var audio = null;
@@ -112,8 +113,9 @@
       return;
     }
     var yours = shown.hasAttribute("data-your-turn");
-    var title = document.title.replace(YOUR_TURN, "");
-    document.title = (yours ? YOUR_TURN : "") + title;
+    var prefix = document.body.getAttribute("data-your-turn-title") + TITLE_SEPARATOR;
+    var title = document.title.replace(prefix, "");
+    document.title = (yours ? prefix : "") + title;
     if (yours && wasYours === false && tapped) {
       if (navigator.vibrate) {
         navigator.vibrate(200);
@@ -297,9 +299,12 @@
   var RESENDS = 5;
   var resent = 0;
 
-  function busy(text) {
+  // `said`: which of the notice's sentences to show (its data- attributes, written in the
+  // page's language), or "" to hide it.
+  function busy(said) {
     var notice = document.getElementById("busy");
     if (notice) {
+      var text = said ? notice.getAttribute("data-" + said) || "" : "";
       notice.textContent = text;
       notice.hidden = !text;
     }
@@ -314,11 +319,11 @@
     }
     if (resent >= RESENDS || !form.isConnected) {
       resent = 0;
-      busy("The server is still busy: your move was not made. Try again in a moment.");
+      busy("still-busy");
       return;
     }
     resent += 1;
-    busy("The server is busy: sending your move again…");
+    busy("resending");
     var submitter = config.triggeringEvent && config.triggeringEvent.submitter;
     setTimeout(function () {
       if (form.isConnected) {

@@ -4,6 +4,7 @@ game, on this server or another."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -23,12 +24,12 @@ bp = Blueprint("replay", __name__)
 
 SEEK_FORM = "replay-seek"  # the slider's form: a step it asked for leaves the slider be
 RECORD_LIMIT = 2 * 1024 * 1024  # bytes: the longest games' records are a few hundred KB
-TOO_LARGE = "That file is larger than 2 MB: it is not a Companion game record."
-NO_FILE = "Choose the record file to open (the .json file downloaded at the end of a game)."
-AN_EXPORT = ("That file is a whole server's export: the server's keeper imports it with "
-             "`flask import`. Here a single game's record opens.")
-NOT_TEXT = "That file is not text: it is not a Companion game record."
-ALREADY_HERE = "This game is already on this server, as table {code}: nothing was imported."
+TOO_LARGE = lazy_gettext("That file is larger than 2 MB: it is not a Companion game record.")
+NO_FILE = lazy_gettext("Choose the record file to open (the .json file downloaded at the end of "
+                       "a game).")
+AN_EXPORT = lazy_gettext("That file is a whole server's export: the server's keeper imports it "
+                         "with `flask import`. Here a single game's record opens.")
+NOT_TEXT = lazy_gettext("That file is not text: it is not a Companion game record.")
 
 
 def line_of(notes: list, viewer: Viewer, names: dict[int, str]) -> Markup:
@@ -40,7 +41,7 @@ def secret_lines(notes: list, names: dict[int, str]) -> list[tuple[str, Markup]]
     found = []
     for note in notes:
         for player, text in note.get("private", {}).items():
-            found.append((names.get(int(player), "someone"),
+            found.append((names.get(int(player), gettext("someone")),
                           read.fill_names(text, names, html=True)))
     return found
 
@@ -121,11 +122,12 @@ def upload():
     except ImportRefused as refusal:
         return upload_refused(refusal.message, refusal.status)
     if not imported:
-        return upload_refused(ALREADY_HERE.format(code=code), 409, code=code)
+        return upload_refused(gettext("This game is already on this server, as table %(code)s: "
+                                      "nothing was imported.", code=code), 409, code=code)
     last = len(replaying.moves_of(read.find(code)))
     return redirect(url_for("replay.replay", code=code, step=last), code=303)
 
 
 def upload_refused(message: str, status: int, code: str | None = None) -> tuple[str, int]:
-    return render_template("lobby/record_refused.html", upload_error=message,
+    return render_template("lobby/record_refused.html", upload_error=str(message),
                            existing=code), status

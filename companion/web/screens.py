@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import (Blueprint, Response, current_app, jsonify, redirect, render_template,
                    request, url_for)
+from flask_babel import gettext, lazy_gettext
 from jinja2 import TemplateNotFound
 from werkzeug.datastructures import MultiDict
 
@@ -33,16 +34,16 @@ def game_folder(table: Snapshot) -> str:
 
 
 LOCAL_SCREEN = re.compile(r"as-(\d{1,12})")
-NOT_SEATED = ("This device is not seated at this table: if the seat is yours, ask the host "
-              "for your rejoin code.")
+NOT_SEATED = lazy_gettext("This device is not seated at this table: if the seat is yours, ask "
+                          "the host for your rejoin code.")
 
 
 class SignedOut(CompanionError):
     """A phone whose cookie holds no seat here (any more): its seat was given to a new
     phone, or removed."""
 
-    def __init__(self, message: str = NOT_SEATED):
-        super().__init__("forbidden", message)
+    def __init__(self, message: str | None = None):
+        super().__init__("forbidden", str(NOT_SEATED) if message is None else message)
 
 
 def screen_viewer(table: Snapshot, screen: str) -> Viewer:
@@ -53,11 +54,11 @@ def screen_viewer(table: Snapshot, screen: str) -> Viewer:
     if viewer is None:
         if screen == "phone":
             raise SignedOut()
-        raise forbidden("Only the device that created the table shows the host screen.")
+        raise forbidden(gettext("Only the device that created the table shows the host screen."))
     if local:
         player = table.seat(int(local.group(1)))
         if player is None or not player.local:
-            raise forbidden("The host acts only for players without a phone.")
+            raise forbidden(gettext("The host acts only for players without a phone."))
         return Viewer(player_id=player.id, token_hash=player.token_hash)
     return viewer
 
@@ -192,7 +193,7 @@ def events(code: str):
     return event_stream(table, viewer, panel_message(screen, viewer),
                         since=int(since) if since.isdigit() else -1,
                         revoked=live.sse_lines("revoked",
-                                               signed_out_panel(table, live.REVOKED_MESSAGE)))
+                                               signed_out_panel(table, str(live.REVOKED_MESSAGE))))
 
 
 INDEXED = re.compile(r"(.+)\[(\d{1,2})\]")
@@ -219,7 +220,7 @@ def form_action(form: MultiDict) -> dict[str, Any]:
     for number in ("version", "as"):
         if number in action:
             if not str(action[number]).isdigit():
-                raise bad_request(f"{number} is a whole number.")
+                raise bad_request(gettext("%(name)s is a whole number.", name=number))
             action[number] = int(action[number])
     return action
 
@@ -230,7 +231,7 @@ def _put(action: dict, dotted: str, value: Any) -> None:
     for part in parents:
         target = target.setdefault(part, {})
         if not isinstance(target, dict):
-            raise bad_request("That form was not understood.")
+            raise bad_request(gettext("That form was not understood."))
     target[last] = value
 
 
@@ -275,7 +276,7 @@ def preview(code: str):
     try:
         confirm = current_app.jinja_env.get_template(f"{game_folder(table)}/_confirm.html")
     except TemplateNotFound:  # a game whose moves need no confirmation
-        raise not_found("This game has no preview of a move.") from None
+        raise not_found(gettext("This game has no preview of a move.")) from None
     action = form_action(request.args)
     try:
         lines = moves.preview(table, viewer, action)
@@ -302,7 +303,7 @@ def undo_confirm(code: str):
     undoable = moves.undoable(table, viewer)
     if not steps.isdigit() or not 1 <= int(steps) <= len(undoable):
         return render_template("_error.html", error=CompanionError(
-            "illegal", "There is nothing to undo there.")), 422
+            "illegal", gettext("There is nothing to undo there."))), 422
     names = read.names_of(table)
     lines = [read.fill_names(read.summary(e.notes, viewer), names, html=True)
              for e in undoable[:int(steps)]]
@@ -353,7 +354,7 @@ def record(code: str):
     table = read.find(code)
     viewer = cookie_viewer(table, request, host=True) or cookie_viewer(table, request)
     if viewer is None and table.status != "finished":  # the end reveals every secret
-        raise forbidden("Only the players and the host can download the game's record.")
+        raise forbidden(gettext("Only the players and the host can download the game's record."))
     response = jsonify(records.record(table))
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{table.game}-{table.code}.json"')
@@ -385,7 +386,7 @@ def add_local_player(code: str):
 
 def _seat_local(table: Snapshot, viewer: Viewer, name: str) -> Snapshot:
     if not viewer.is_host:
-        raise forbidden("Only the host can add a player without a phone.")
+        raise forbidden(gettext("Only the host can add a player without a phone."))
     seating.join(table, name, local=True)
     return store.latest(table)
 
@@ -406,7 +407,7 @@ def host_change(code: str, change) -> Any:
 def player_id_from(fields: MultiDict) -> int:
     value = fields.get("player", "")
     if not value.isdigit():
-        raise bad_request("Pick a player.")
+        raise bad_request(gettext("Pick a player."))
     return int(value)
 
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 from flask import Flask, current_app
+from flask_babel import lazy_gettext
 from flask_limiter.util import get_remote_address
 from limits.errors import StorageError
 from limits.storage import MemcachedStorage, Storage, storage_from_string
@@ -35,18 +36,19 @@ WINDOW_SECONDS = 30
 GRACE_SECONDS = 5
 KEY = "companion-streams/{window}/{address}"
 
-TOO_MANY_HERE = ("Too many live screens are open from this network, so this screen stopped "
-                 "following the table. It tries again by itself in a moment.")
-SERVER_FULL = ("The server is following as many live screens as it can, so this screen "
-               "stopped following the table. It tries again by itself in a moment.")
+TOO_MANY_HERE = lazy_gettext("Too many live screens are open from this network, so this screen "
+                             "stopped following the table. It tries again by itself in a moment.")
+SERVER_FULL = lazy_gettext("The server is following as many live screens as it can, so this "
+                           "screen stopped following the table. It tries again by itself in a "
+                           "moment.")
 
 
 def too_many_here() -> CompanionError:
-    return CompanionError("too_many_requests", TOO_MANY_HERE, retry_after=RETRY_SECONDS)
+    return CompanionError("too_many_requests", str(TOO_MANY_HERE), retry_after=RETRY_SECONDS)
 
 
 def server_full() -> CompanionError:
-    return CompanionError("unavailable", SERVER_FULL, retry_after=RETRY_SECONDS)
+    return CompanionError("unavailable", str(SERVER_FULL), retry_after=RETRY_SECONDS)
 
 
 class StreamCounts:

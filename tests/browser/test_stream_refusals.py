@@ -19,6 +19,10 @@ from tests.support.app import LiveServer, make_app
 from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, screenshot,
                                    seat_phone, wait_until)
 
+# The messages are translated where they are shown; these tests read the English text.
+REVOKED_MESSAGE, NOT_SEATED = str(REVOKED_MESSAGE), str(NOT_SEATED)
+TOO_MANY_HERE = str(TOO_MANY_HERE)
+
 QUIET_MS = 6_000  # how long a signed-out page is watched for another stream request
 # Set once the page's live stream is open (the htmx SSE extension's event).
 STREAM_OPEN_SPY = "document.addEventListener('htmx:sseOpen', () => { window.streamOpen = true; });"

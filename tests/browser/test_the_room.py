@@ -16,6 +16,9 @@ from tests.support.api import Api
 from tests.support.browser import (CONTROLS, SOON, host_screen, log_lines, screenshot,
                                    seat_phone)
 
+# The message is translated where it is shown; these tests read the English text.
+REVOKED_MESSAGE = str(REVOKED_MESSAGE)
+
 
 def qr_path(svg: str) -> str:
     return re.search(r'<path[^>]* d="([^"]+)"', svg).group(1)

@@ -236,7 +236,7 @@ def test_a_call_then_a_play_that_earns_from_it(table):
     cat = table.page("Cat")
     assert 'aria-label="Play the Clown Poster, earns $3"' in cat
     panel = table.act("Cat", {"type": "play", "card": "clowns-P", "version": str(table.version())})
-    earned = "<strong><span class=\"player-name\">Cat</span> +$3</strong>\n        for the Clown Poster, from\n        Ben&#39;s called light 2 Clown"
+    earned = "<strong><span class=\"player-name\">Cat</span> +$3</strong> for the Clown Poster, from Ben's called light 2 Clown"
     for html in (panel, table.page("Ann"), table.page("Ben"), table.page()):
         assert earned in html
         assert "Track <strong>$3</strong> · token face down on 3" in html

@@ -206,7 +206,7 @@ def test_the_old_phone_is_told_the_host_gave_its_seat_away(live_server):
         screen_stream.wait_for(lambda event: event[0] == "panel")
         rejoin_by_api(table)
         _, data = api_stream.wait_for(lambda event: event[0] == "revoked")
-        assert json.loads(data) == {"message": live.REVOKED_MESSAGE}
+        assert json.loads(data) == {"message": str(live.REVOKED_MESSAGE)}
         _, data = screen_stream.wait_for(lambda event: event[0] == "revoked")
         assert "The host gave this seat to a new phone; this phone is signed out." in data
         assert 'role="alert"' in data

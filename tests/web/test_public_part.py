@@ -6,11 +6,16 @@ from __future__ import annotations
 import re
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 from flask import template_rendered
+from flask_babel import force_locale
 from markupsafe import Markup, escape
 
 from companion.games import GAMES
-from companion.web.public_part import except_for, for_viewer, only_for, pieces, when_idle
+from companion.table import read
+from companion.web.public_part import (except_for, for_viewer, only_for, pieces, public_html,
+                                       when_idle)
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 
@@ -87,3 +92,24 @@ def test_text_typed_at_the_table_cannot_forge_a_mark():
     assert pieces(shared) == (shared,)
     assert for_viewer(pieces(shared), 1, idle=True) == shared
     assert str(only_for(typed, 1)).count("<companion-mark") == 1
+
+
+def test_the_public_part_is_shared_per_language(app, api, tmp_path):
+    """Each language gets its own copy of a version's public part: a German screen never
+    gets the English one rendered first, nor the other way round."""
+    catalog = Catalog(locale="de")
+    catalog.add("The table", "Der Tisch")
+    folder = tmp_path / "translations" / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    with open(folder / "messages.mo", "wb") as compiled:
+        write_mo(compiled, catalog)
+    app.extensions["babel"].translation_directories = [str(tmp_path / "translations")]
+    table = seated(api, "go-big")
+    with app.test_request_context():
+        snapshot = read.find(table.code)
+        english = "".join(map(str, public_html(snapshot, "table/go_big", 5)))
+        with force_locale("de"):
+            german = "".join(map(str, public_html(snapshot, "table/go_big", 5)))
+        assert "".join(map(str, public_html(snapshot, "table/go_big", 5))) == english
+    assert 'aria-label="The table"' in english and "Der Tisch" not in english
+    assert 'aria-label="Der Tisch"' in german and "The table" not in german

@@ -13,6 +13,9 @@ from tests.support.api import Api
 from tests.support.app import LiveServer, make_app
 from tests.support.streams import Stream
 
+# The messages are translated where they are shown; these tests read the English text.
+NOT_SEATED, TOO_MANY_HERE = str(NOT_SEATED), str(TOO_MANY_HERE)
+
 CAP = 2
 
 

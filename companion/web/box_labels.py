@@ -1,0 +1,49 @@
+"""The words of the games' boxes that the screens show (game titles, what a game calls its
+secrets and its first player, what a score counts, cards' and industries' names), marked
+here so that `pybabel extract` finds them: the engines keep them as plain English data, and
+the templates show each through `_()`, in the screen's language. A word the box adds goes
+here too (tests/web/test_box_labels.py checks Big Money's box data against this list)."""
+from __future__ import annotations
+
+from flask_babel import lazy_gettext
+
+GAME_WORDS = (
+    lazy_gettext("Go Big"),
+    lazy_gettext("Big Top"),
+    lazy_gettext("Big Money"),
+    lazy_gettext("Nothing Beats a Large"),
+    lazy_gettext("Fan Tan"),  # Big Top played as a game of its own
+    # What a game calls a player's secrets, and the first player.
+    lazy_gettext("secrets"),
+    lazy_gettext("bank total"),
+    lazy_gettext("hand and gate receipts"),
+    lazy_gettext("goal cards"),
+    lazy_gettext("goes first"),
+    lazy_gettext("deals first"),
+    lazy_gettext("challenges first"),
+    # What a score counts, and a tie-break.
+    lazy_gettext("score"),
+    lazy_gettext("$"),
+    lazy_gettext("peanuts"),
+    lazy_gettext("goals completed"),
+    lazy_gettext("bank cards"),
+)
+
+# Big Money's number dice combinations and Biz News cards, as its box names them.
+BIG_MONEY_PAYOUTS = (
+    lazy_gettext("1 Pair"),
+    lazy_gettext("2 Pairs"),
+    lazy_gettext("3 of a Kind"),
+    lazy_gettext("Little Straight"),
+    lazy_gettext("Full House"),
+    lazy_gettext("4 of a Kind"),
+    lazy_gettext("Big Straight"),
+    lazy_gettext("5 of a Kind"),
+)
+BIG_MONEY_BIZ_NEWS = (
+    lazy_gettext("Antitrust Fine"),
+    lazy_gettext("Bubble Burst"),
+    lazy_gettext("Demerger"),
+    lazy_gettext("Liquidation"),
+    lazy_gettext("Global Recession"),
+)
