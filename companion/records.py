@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import Any
 
+from flask_babel import get_locale
 from markupsafe import Markup
 
 from sqlalchemy.orm import selectinload, undefer
@@ -78,12 +79,13 @@ def score_series(table: Snapshot) -> dict[int, list[int]]:
 
 def score_chart(table: Snapshot) -> Markup:
     """The score chart of a finished table, drawn once per version in this process (every
-    screen shows it at the end, and drawing it replays the game)."""
-    return _chart(str(db.engine.url), table.id, table.version)
+    screen shows it at the end, and drawing it replays the game), in each language it is
+    read in."""
+    return _chart(str(db.engine.url), table.id, table.version, str(get_locale()))
 
 
 @lru_cache(maxsize=64)
-def _chart(database: str, table_id: int, version: int) -> Markup:
+def _chart(database: str, table_id: int, version: int, language: str) -> Markup:
     seen = store.at_least(table_id, version)
     label = GAMES[seen.game].result(seen.state).score_label
     return line_chart(score_series(seen), {p.id: p.name for p in seen.players}, label)

@@ -131,6 +131,8 @@ TEST_GERMAN = {
     "Numbers from 1 to %(highest)s.": "Zahlen von 1 bis %(highest)s.",
     "Companion is running. Open this on any phone or laptop on the same Wi-Fi:":
         "Companion läuft. Öffne dies auf einem Handy oder Laptop im selben WLAN:",
+    "Scores over the game (%(score)s): %(finals)s":
+        "Punkte im Lauf des Spiels (%(score)s): %(finals)s",
 }
 
 

@@ -221,3 +221,17 @@ def test_past_games_show_dates_and_numbers_as_the_language_writes_them(german_ap
 def test_a_message_read_without_a_request_is_english(german_app):
     with german_app.app_context():
         assert not_found().to_json()["error"]["message"] == "There is no table with that code."
+
+
+def test_the_score_chart_is_drawn_in_each_readers_language(german_app):
+    """The chart is drawn once per version and kept: once per language too, so the first
+    screen to draw it does not fix its words for every other."""
+    table = Api(client=german_app.test_client()).table("go-big", ("Ann", "Ben"))
+    table.finish()
+    german, english = german_app.test_client(), german_app.test_client()
+    german.set_cookie(COOKIE, "de")
+    for client in (german, english, german):
+        client.set_cookie(f"companion_{table.code}", table.tokens["Ann"])
+    assert "Punkte im Lauf des Spiels" in page(german, f"/t/{table.code}")
+    shown = page(english, f"/t/{table.code}")
+    assert "Scores over the game" in shown and "Punkte im Lauf des Spiels" not in shown
