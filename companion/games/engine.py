@@ -40,9 +40,11 @@ class Player:
 @dataclass(frozen=True)
 class Listed:
     """A parameter listing values (players, nested messages, words) as a sentence lists
-    them in the reader's language: "A, B and C"."""
+    them in the reader's language: "A, B and C"; or, with `tally`, as a tally lists its
+    entries: "A 3, B 5, C 1"."""
 
     items: tuple
+    tally: bool = False
 
 
 Param = Union[int, str, "Message", Player, Listed]
@@ -105,12 +107,13 @@ def english_of(value: Param) -> str:
     if isinstance(value, Player):
         return "{name:%d}" % value.id
     if isinstance(value, Listed):
-        return join_names([english_of(item) for item in value.items])
+        words = [english_of(item) for item in value.items]
+        return ", ".join(words) if value.tally else join_names(words)
     return str(value)
 
 
-def listed(values) -> Listed:
-    return Listed(tuple(values))
+def listed(values, tally: bool = False) -> Listed:
+    return Listed(tuple(values), tally)
 
 
 def players(ids) -> Listed:
@@ -124,7 +127,8 @@ def param_json(value: Param) -> Any:
     if isinstance(value, Player):
         return {"player": value.id}
     if isinstance(value, Listed):
-        return {"list": [param_json(item) for item in value.items]}
+        data = {"list": [param_json(item) for item in value.items]}
+        return {**data, "tally": True} if value.tally else data
     return value
 
 
@@ -133,7 +137,8 @@ def param_from_json(data: Any) -> Param:
         if "player" in data:
             return Player(int(data["player"]))
         if "list" in data:
-            return Listed(tuple(param_from_json(item) for item in data["list"]))
+            return Listed(tuple(param_from_json(item) for item in data["list"]),
+                          bool(data.get("tally")))
         return Message.from_json(data)
     return data
 
@@ -154,7 +159,8 @@ def _renumbered_param(value: Param, renumber: dict[int, int]) -> Param:
     if isinstance(value, Player):
         return Player(renumber.get(value.id, value.id))
     if isinstance(value, Listed):
-        return Listed(tuple(_renumbered_param(item, renumber) for item in value.items))
+        return Listed(tuple(_renumbered_param(item, renumber) for item in value.items),
+                      value.tally)
     return value
 
 

@@ -97,7 +97,7 @@ def _shared_view(table: Snapshot) -> dict:
         outcome = engine.result(state)
         shared.update(
             turn=engine.turn(state), waiting_for=engine.waiting_for(state),
-            result=fill_names_deep(outcome.to_json(), names_of(table)) if outcome else None)
+            result=messages.render_deep(outcome.to_json(), names_of(table)) if outcome else None)
     return shared
 
 

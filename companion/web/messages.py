@@ -105,12 +105,20 @@ def _param(value: Any, names: dict[int, str], html: bool, reader: _Reader) -> st
     if isinstance(value, Listed):
         items = [_param(item, names, html, reader) for item in value.items]
         if html:
-            return Markup(format_list([str(escape(item)) for item in items],
-                                      locale=reader.lists))
-        return format_list(items, locale=reader.lists)
+            return Markup(_listed([str(escape(item)) for item in items], value.tally, reader))
+        return _listed(items, value.tally, reader)
     if isinstance(value, bool) or not isinstance(value, int):
         return str(value)
     return format_decimal(value, locale=reader.locale, group_separator=False)
+
+
+def _listed(items: list[str], tally: bool, reader: _Reader) -> str:
+    if tally:
+        try:
+            return format_list(items, style="unit", locale=reader.lists)
+        except KeyError:  # a locale whose data lacks the unit lists: commas
+            return ", ".join(items)
+    return format_list(items, locale=reader.lists)
 
 
 def _name(player_id: int, names: dict[int, str], html: bool, reader: _Reader) -> str:
