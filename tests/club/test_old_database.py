@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 MIGRATIONS = str(ROOT / "migrations")
 BEFORE_MESSAGES = "e3fd26843148"
 BUILT_IN = ("go-big", "big-money", "big-top", "nothing-beats-a-large")
-SPEAKING_IN_MESSAGES = ("go-big",)
+SPEAKING_IN_MESSAGES = ("go-big", "nothing-beats-a-large")
 OLD_TABLES = json.loads((ROOT / "tests/data/tables_before_messages.json").read_text())["tables"]
 
 
