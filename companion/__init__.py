@@ -7,7 +7,7 @@ from pathlib import Path
 
 from flask import Flask
 from jinja2 import FileSystemLoader
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -15,9 +15,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import commands, config
 from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
-from .games.engine import join_names
 from .jsontext import JSONProvider, to_json
-from .web import languages
+from .web import languages, messages
 from .web.session import SessionInterface
 from .web.templating import TemplateEnvironment, url_for
 
@@ -135,12 +134,13 @@ def engine_options(settings) -> dict:
 
 
 def and_list(items: list) -> Markup:
-    """Words (text or markup) joined as "A, B and C", each escaped unless it is markup."""
-    return Markup(join_names([str(escape(item)) for item in items]))
+    """Words (text or markup) listed as "A, B and C" in the screen's language, each
+    escaped unless it is markup."""
+    return messages.words_listed(items)
 
 
 def name_list(player_ids: list[int], names: dict[int, str]) -> str:
-    return join_names([names.get(p, "someone") for p in player_ids])
+    return messages.names_listed(player_ids, names)
 
 
 def _watch_other_processes(app: Flask) -> None:

@@ -23,20 +23,22 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .auth import hash_token, new_token
 from .extensions import db
 from .games import GAMES
-from .games.engine import MAX_PLAYER_ID, NAME_PLACEHOLDER, Note
-from .games.replay import in_effect, replay, seat_order
+from .games.engine import MAX_PLAYER_ID, Note
+from .games.replay import UndoOutOfOrder, in_effect, replayed_lines, seat_order
 from .jsontext import to_json
 from .models import Table
 from .store import free_code
 from .store.reads import CODE_LENGTH, CODE_LETTERS
-from .table.seating import rejoin_line
+from .table.notes import rejoin_notes
 from .transfer import EventRecord, ImportRefused, PlayerRecord, TableRecord, insert
 
 FORMAT = "companion-record"
-VERSION = 1
+# Version 2: the log's lines are messages (an id and its parameters), no longer English
+# text. A file of version 1 still opens: its lines are made again by replaying its log.
+VERSION = 2
 FORMAT_TAG = f"{FORMAT}/{VERSION}"  # what a record file says it is
+READ_TAGS = frozenset(f"{FORMAT}/{version}" for version in range(1, VERSION + 1))
 MOST_LOG_ENTRIES = 20_000
-SOMEONE_REJOINED = Note("The host gave a seat to a new phone.")
 
 NOT_A_RECORD = "{name} is not a Companion game record."
 NEWER = ("{name} is a game record of format version {version}, newer than this Companion "
@@ -143,29 +145,13 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
     """The final state and each action's log lines, replaying the log as it was played:
     an action taken back by an undo made its lines after the actions then in effect."""
     engine = GAMES[record.game]
-    effective: list[RecordEntry] = []
-    undone: list[tuple[RecordEntry, list[RecordEntry]]] = []
-    for entry in record.log:
-        if entry.kind == "action":
-            effective.append(entry)
-        elif entry.kind == "undo":
-            if not effective or effective[-1].seq != entry.undoes:
-                raise ImportRefused(DAMAGED.format(
-                    name=name, where=f"the undo at {entry.seq} does not take back the last move"))
-            undone.append((effective.pop(), list(effective)))
-
-    def play(entries: list[RecordEntry]) -> tuple[dict, list[list[Note]]]:
-        made: list[list[Note]] = []
-        state = replay(engine, record.order, record.options, record.seed,
-                       [(e.player, e.action) for e in entries], lines=made.append)
-        return state, made
-
     try:
-        state, made = play(effective)
-        lines = {entry.seq: notes for entry, notes in zip(effective, made)}
-        for entry, before in undone:
-            lines[entry.seq] = play(before + [entry])[1][-1]
+        state, lines = replayed_lines(engine, record.order, record.options, record.seed,
+                                      record.log, lambda entry: entry.player)
         result = engine.result(state)
+    except UndoOutOfOrder as exc:
+        raise ImportRefused(DAMAGED.format(
+            name=name, where=f"the undo at {exc.seq} does not take back the last move")) from None
     except Exception as exc:  # a log the rules refuse, in whatever way
         raise ImportRefused(DOES_NOT_REPLAY.format(
             name=name, title=engine.title, reason=str(exc).splitlines()[0][:200])) from None
@@ -176,17 +162,6 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
     return state, lines
 
 
-def _rejoin_notes(entry: RecordEntry, players: dict[int, RecordPlayer]) -> list[dict]:
-    """A rejoin's line as the file has it when it is one (naming a player of the table),
-    else the line that says the same without the name."""
-    for note in entry.notes:
-        found = NAME_PLACEHOLDER.search(str(note.get("text", "")))
-        player = players.get(int(found.group(1))) if found else None
-        if player is not None and note.get("text") == rejoin_line(player.id, player.local).text:
-            return [rejoin_line(player.id, player.local).to_json()]
-    return [SOMEONE_REJOINED.to_json()]
-
-
 def table_record(document: Any, name: str) -> TableRecord:
     """The record as a table of this database, as an export would give it."""
     record = checked(document, name)
@@ -195,11 +170,12 @@ def table_record(document: Any, name: str) -> TableRecord:
     finished = _time(record.finished_at or (record.log[-1].at if record.log else None), name)
     created = created or finished or datetime.now(timezone.utc).replace(tzinfo=None)
     finished = finished or created
-    players = {player.id: player for player in record.players}
+    local_of = {player.id: player.local for player in record.players}
     events = []
     for version, entry in enumerate(record.log, start=1):
         notes = ([n.to_json() for n in lines.get(entry.seq, [])] if entry.kind == "action"
-                 else _rejoin_notes(entry, players) if entry.kind == "rejoin" else [])
+                 else rejoin_notes(entry.notes, local_of)
+                 if entry.kind == "rejoin" else [])
         events.append(EventRecord(
             seq=entry.seq, kind=entry.kind, actor=entry.player if entry.kind != "rejoin" else None,
             actor_key=f"p{entry.player}" if entry.player is not None else "host",

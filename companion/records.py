@@ -21,7 +21,7 @@ from .games import GAMES
 from .games.engine import IllegalAction
 from .games.replay import in_effect, replay, seat_order
 from .models import Event, Table
-from .record_import import FORMAT_TAG as RECORD_FORMAT
+from .record_import import FORMAT_TAG as RECORD_FORMAT, READ_TAGS as RECORD_FORMATS
 from .snapshots import Snapshot
 from .table.moves import replay_table
 
@@ -50,7 +50,7 @@ def record(table: Snapshot) -> dict:
 
 def replay_record(data: Any) -> tuple[dict, Any]:
     """(state, result) of a record, replayed with the engine alone."""
-    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in RECORD_FORMATS:
         raise bad_request("That is not a Companion game record.")
     engine = GAMES.get(data.get("game"))
     if engine is None:

@@ -1,7 +1,7 @@
 """Export and import: every table of a database as one JSON document, to move a club
 from one database to another, keep a backup, or add one server's history to another's.
 
-`flask --app wsgi export FILE` writes {"format": "companion-export", "version": 1,
+`flask --app wsgi export FILE` writes {"format": "companion-export", "version": 2,
 "tables": [...]}, a table at a time, so a long history never sits in memory whole.
 `flask --app wsgi import FILE` loads such a document (wsgi brings the schema up to date
 first). A table already there, by code and creation time, is skipped, so importing twice
@@ -11,7 +11,11 @@ imported whole or not at all.
 
 Player ids are kept where they are free. Two laptops' histories both count their players
 from 1, so a table whose ids are taken here gets new ones: its log is renumbered (every
-action field that names a player is a `PlayerId`) and replayed for its state.
+action field that names a player is a `PlayerId`, every player a log line names is a
+typed parameter) and replayed for its state.
+
+Version 2 holds the log's lines as messages (an id and its parameters); a file of version
+1 holds them as English text, and its lines are made again by replaying its logs.
 """
 from __future__ import annotations
 
@@ -31,9 +35,10 @@ from .games import GAMES
 from .games.engine import Note
 from .games.replay import in_effect, replay, seat_order
 from .models import Event, Player, Table
+from .table import notes
 
 FORMAT = "companion-export"
-VERSION = 1
+VERSION = 2
 
 
 class ImportRefused(click.ClickException):
@@ -196,7 +201,28 @@ def tables_of(document: Any, path: Path) -> list[TableRecord]:
             where = ".".join(str(part) for part in first["loc"])
             raise ImportRefused(f"Table {name or f'number {index + 1}'} in {path}: {where}: "
                                 f"{first['msg']}.") from None
+    if version < 2:
+        return [with_lines_made_again(record) for record in records]
     return records
+
+
+def with_lines_made_again(record: TableRecord) -> TableRecord:
+    """A table of a version 1 file with its log's lines made again as messages, from its
+    log replayed through its engine."""
+    engine = GAMES.get(record.game)
+    if engine is None or record.status == "lobby":
+        return record  # refused, or taken as it is, by the checks of the import
+    events = sorted(record.events, key=lambda e: e.seq)
+    try:
+        lines = notes.rebuilt(record.game, [p.id for p in sorted(record.players,
+                                                                  key=lambda p: p.seat)],
+                              record.first_player, record.options, record.seed, events,
+                              {p.id: p.local for p in record.players})
+    except Exception as exc:  # a log the rules refuse, in whatever way
+        raise ImportRefused(f"Table {record.code}: its log does not replay through the rules "
+                            f"of {engine.title}: {exc}") from None
+    return record.model_copy(update={"events": [
+        e.model_copy(update={"notes": lines[e.seq]}) for e in record.events]})
 
 
 def replayed_state(record: TableRecord) -> dict | None:

@@ -61,3 +61,42 @@ def replay(engine: Game, players: list[int], options: dict, seed: int,
         if after_each:
             after_each(state)
     return state
+
+
+class UndoOutOfOrder(ValueError):
+    """A log whose undo does not take back the last action in effect."""
+
+    def __init__(self, seq: int):
+        super().__init__(seq)
+        self.seq = seq
+
+
+def replayed_lines(engine: Game, players: list[int], options: dict, seed: int,
+                   log: Iterable[Logged], actor: Callable[[Logged], int | None]
+                   ) -> tuple[State, dict[int, list[Note]]]:
+    """The state after a log (its events oldest first, each with `seq`, `kind`, `action`
+    and, for an undo, the seq it `undoes`; `actor` reads an event's actor) and each
+    action's log lines as they were made: an action an undo took back made its lines after
+    the actions then in effect. Raises UndoOutOfOrder, IllegalAction or pydantic's
+    ValidationError for a log that does not replay."""
+    effective: list[Logged] = []
+    undone: list[tuple[Logged, list[Logged]]] = []
+    for event in log:
+        if event.kind == "action":
+            effective.append(event)
+        elif event.kind == "undo":
+            if not effective or effective[-1].seq != event.undoes:
+                raise UndoOutOfOrder(event.seq)
+            undone.append((effective.pop(), list(effective)))
+
+    def play(events: list[Logged]) -> tuple[State, list[list[Note]]]:
+        made: list[list[Note]] = []
+        state = replay(engine, players, options, seed,
+                       [(actor(e), e.action) for e in events], lines=made.append)
+        return state, made
+
+    state, made = play(effective)
+    lines = {event.seq: notes for event, notes in zip(effective, made)}
+    for event, before in undone:
+        lines[event.seq] = play(before + [event])[1][-1]
+    return state, lines

@@ -26,8 +26,9 @@ from ..games.replay import action_rng, replay, seat_order, setup_rng
 from ..models import utcnow
 from ..snapshots import UNDO_TAIL, Snapshot
 from ..store import Change
+from ..web import messages
 from .checks import read_envelope, validation_message
-from .read import fill_names, names_of, seated, summary, view
+from .read import names_of, seated, summary, view
 from .seating import require_host, require_lobby
 
 SEED_MAX = 2**63 - 1
@@ -45,7 +46,7 @@ def copied(state: dict) -> dict:
 
 
 def refused(exc: IllegalAction) -> CompanionError:
-    return CompanionError(exc.code, exc.message)
+    return CompanionError(exc.code, messages.render(exc.message, {}))
 
 
 def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
@@ -114,7 +115,7 @@ class Move:
 
 def answer(move: Move, viewer: Viewer) -> dict:
     """The contract's answer to an action: its log line and the table after it."""
-    line = fill_names(summary(move.notes, viewer), names_of(move.table))
+    line = summary(move.notes, viewer, names_of(move.table))
     return {"version": move.version, "events": [{"seq": move.seq, "summary": line}],
             "table": view(move.table, viewer)}
 
@@ -207,9 +208,9 @@ def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
     names = names_of(table)
     sentence = engine.preview(table.state, actor, action)
     if sentence is not None:
-        return [fill_names(sentence, names, html=True)]
-    return [fill_names(n.for_viewer(viewer.player_id), names, html=True) for n in notes
-            if not n.reveal]
+        return [messages.render(sentence, names, html=True)]
+    return messages.render_all([n.for_viewer(viewer.player_id) for n in notes
+                                if not n.reveal], names, html=True)
 
 
 # -- undoing ------------------------------------------------------------------------

@@ -2,19 +2,19 @@
 screens render) and its log. Every read takes the table's Snapshot."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .. import snapshots, store
 from ..auth import Viewer
 from ..errors import not_found
 from ..games import GAMES
-from ..games.engine import NAME_PLACEHOLDER, Note
+from ..games.engine import Note, Player, message
 from ..jsontext import to_json
 from ..snapshots import Seat, Snapshot
 from ..store.loading import log_entries
+from ..web import messages
 
 
 def normalise_code(code: str) -> str:
@@ -45,24 +45,14 @@ def names_of(table: Snapshot) -> dict[int, str]:
     return table.memo("names", lambda: {p.id: p.name for p in table.players})
 
 
-def fill_names(text: str, names: dict[int, str], html: bool = False) -> str:
-    """Put player names into an engine's `{name:ID}` placeholders (escaped for HTML)."""
-    def name(match: re.Match) -> str:
-        found = names.get(int(match.group(1)), "someone")
-        return str(escape(found)) if html else found
-    if html:
-        return Markup(NAME_PLACEHOLDER.sub(name, str(escape(text))))
-    return NAME_PLACEHOLDER.sub(name, text)
-
-
 def fill_names_deep(value: Any, names: dict[int, str]) -> Any:
-    """`value` with names in every placeholder of its strings. A value with none (most of
-    a game's state) is given back as it is, not copied: a view is read, never changed;
-    looking for a placeholder in its JSON text takes 4 us for a Go Big state, walking
-    it 60 us."""
+    """`value` with its messages rendered and names in every placeholder of its strings.
+    A value with none (most of a game's state) is given back as it is, not copied: a view
+    is read, never changed; looking for a placeholder in its JSON text takes 4 us for a Go
+    Big state, walking it 60 us."""
     if not _has_placeholder(value):
         return value
-    return _fill_names_deep(value, names)
+    return messages.render_deep(value, names)
 
 
 def _has_placeholder(value: Any) -> bool:
@@ -72,20 +62,10 @@ def _has_placeholder(value: Any) -> bool:
         return True
 
 
-def _fill_names_deep(value: Any, names: dict[int, str]) -> Any:
-    if isinstance(value, str):
-        return fill_names(value, names) if "{name:" in value else value
-    if isinstance(value, list):
-        return [_fill_names_deep(v, names) for v in value]
-    if isinstance(value, dict):
-        return {k: _fill_names_deep(v, names) for k, v in value.items()}
-    return value
-
-
 def view(table: Snapshot, viewer: Viewer) -> dict:
     """The table as this viewer may see it: the API's view, which the screens render.
     What every viewer sees alike is worked out once per version."""
-    shared = table.memo("view", lambda: _shared_view(table))
+    shared = table.memo(("view", messages.language()), lambda: _shared_view(table))
     you = viewer.player_id
     result = {
         "code": table.code, "game": table.game, "title": shared["title"],
@@ -117,12 +97,16 @@ def _shared_view(table: Snapshot) -> dict:
         outcome = engine.result(state)
         shared.update(
             turn=engine.turn(state), waiting_for=engine.waiting_for(state),
-            result=fill_names_deep(outcome.to_json(), names_of(table)) if outcome else None)
+            result=messages.render_deep(outcome.to_json(), names_of(table)) if outcome else None)
     return shared
 
 
-def summary(notes: list[dict], viewer: Viewer) -> str:
-    return " ".join(Note.from_json(n).for_viewer(viewer.player_id) for n in notes)
+def summary(notes: list[dict], viewer: Viewer, names: dict[int, str],
+            html: bool = False) -> str:
+    """A log entry's lines as this viewer reads them, in this screen's language."""
+    lines = messages.render_all([Note.from_json(n).for_viewer(viewer.player_id)
+                                 for n in notes], names, html)
+    return Markup(" ").join(lines) if html else " ".join(lines)
 
 
 def log(table: Snapshot, viewer: Viewer, limit: int | None = None,
@@ -133,7 +117,7 @@ def log(table: Snapshot, viewer: Viewer, limit: int | None = None,
     if limit and limit <= snapshots.LOG_TAIL:
         found = table.recent[-limit:]
         reader = viewer.player_id if _reads_own_line(found, viewer.player_id) else None
-        lines = table.memo(("log", limit, html, reader),
+        lines = table.memo(("log", limit, html, reader, messages.language()),
                            lambda: _lines(table, found, Viewer(player_id=reader), html))
     else:
         events = [event for event in store.events(table.id) if event.version <= table.version]
@@ -159,11 +143,14 @@ def _lines(table: Snapshot, found, viewer: Viewer, html: bool) -> list[dict]:
     lines = []
     for entry in found:
         if entry.kind == "undo":
-            text = f"{{name:{entry.actor}}} undid: " if entry.actor else "The host undid: "
-            text += summary(entry.undone_notes, viewer)
+            undone = summary(entry.undone_notes, viewer, names, html)
+            text = messages.render(
+                message("%(player)s undid: %(moves)s", player=Player(entry.actor), moves=undone)
+                if entry.actor else message("The host undid: %(moves)s", moves=undone),
+                names, html)
         else:
-            text = summary(entry.notes, viewer)
+            text = summary(entry.notes, viewer, names, html)
         lines.append({"seq": entry.seq, "player": entry.actor,
-                      "summary": fill_names(text, names, html),
+                      "summary": text,
                       "at": entry.at.isoformat() + "Z", "undone": entry.undone})
     return lines

@@ -14,7 +14,7 @@ from ..auth import Viewer, hash_rejoin_code, hash_token, new_token
 from ..errors import bad_request, conflict, forbidden, illegal, not_found
 from ..extensions import db
 from ..games import GAMES, Game
-from ..games.engine import Note
+from ..games.engine import Note, Player, message
 from ..models import SavedDefaults, utcnow
 from ..snapshots import Seat, Snapshot
 from ..store import Change, NewTable
@@ -233,8 +233,11 @@ def rejoin_state(table: Snapshot, viewer: Viewer, player_id: int, shown: str) ->
 
 def rejoin_line(player_id: int, local: bool) -> Note:
     """The log's line when the host gives a seat to a new phone."""
-    return Note(f"The host gave {{name:{player_id}}}'s seat to a new phone"
-                + ("." if local else "; the old phone is signed out."))
+    if local:
+        return Note(message("The host gave %(player)s's seat to a new phone.",
+                            player=Player(player_id)))
+    return Note(message("The host gave %(player)s's seat to a new phone; the old phone is "
+                        "signed out.", player=Player(player_id)))
 
 
 def new_rejoin_code() -> str:

@@ -13,11 +13,12 @@ from .. import records
 from ..auth import PUBLIC, Viewer
 from ..extensions import csrf, limiter
 from ..games import GAMES
+from ..games.engine import text_from_json
 from ..record_import import import_record, is_record
 from ..table import read, replaying
 from ..table.replaying import Step
 from ..transfer import ImportRefused, parse_json
-from . import public_part
+from . import messages, public_part
 from .screens import LOG_LINES, game_folder
 
 bp = Blueprint("replay", __name__)
@@ -33,7 +34,7 @@ NOT_TEXT = lazy_gettext("That file is not text: it is not a Companion game recor
 
 
 def line_of(notes: list, viewer: Viewer, names: dict[int, str]) -> Markup:
-    return read.fill_names(read.summary(notes, viewer), names, html=True)
+    return read.summary(notes, viewer, names, html=True)
 
 
 def secret_lines(notes: list, names: dict[int, str]) -> list[tuple[str, Markup]]:
@@ -42,7 +43,7 @@ def secret_lines(notes: list, names: dict[int, str]) -> list[tuple[str, Markup]]
     for note in notes:
         for player, text in note.get("private", {}).items():
             found.append((names.get(int(player), gettext("someone")),
-                          read.fill_names(text, names, html=True)))
+                          messages.render(text_from_json(text), names, html=True)))
     return found
 
 

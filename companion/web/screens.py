@@ -305,7 +305,7 @@ def undo_confirm(code: str):
         return render_template("_error.html", error=CompanionError(
             "illegal", gettext("There is nothing to undo there."))), 422
     names = read.names_of(table)
-    lines = [read.fill_names(read.summary(e.notes, viewer), names, html=True)
+    lines = [read.summary(e.notes, viewer, names, html=True)
              for e in undoable[:int(steps)]]
     return render_template("table/_undo_confirm.html", table=table, screen=screen,
                            steps=int(steps), lines=lines)

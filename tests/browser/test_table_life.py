@@ -424,7 +424,7 @@ def test_a_finished_table_is_played_again_with_the_same_players(live_server, new
             record.click()
         with open(download.value.path(), encoding="utf-8") as file:
             body = json.load(file)
-        assert body["format"] == "companion-record/1"
+        assert body["format"] == "companion-record/2"
     screenshot(host, "table-life-host-result-chart")
     screenshot(ann, "table-life-phone-result-chart")
     expect(ann.get_by_role("button", name="Play again with the same players")).to_have_count(0)

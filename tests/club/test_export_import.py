@@ -13,6 +13,7 @@ import pytest
 from companion.auth import Viewer
 from companion.extensions import db
 from companion.games import GAMES
+from companion.games.engine import Note
 from companion.table import read, seating
 from tests.support.api import Api
 from tests.support.app import make_app, own_database
@@ -111,7 +112,7 @@ def laptop(tmp_path_factory):
 def test_a_round_trip_through_another_database_keeps_every_game(laptop, tmp_path):
     original, made, document = laptop.app, laptop.made, laptop.document
     (tmp_path / "laptop.json").write_text(laptop.file.read_text())
-    assert document["format"] == "companion-export" and document["version"] == 1
+    assert document["format"] == "companion-export" and document["version"] == 2
     assert len(document["tables"]) == len(made)
     assert {t["status"] for t in document["tables"]} == {"lobby", "playing", "finished"}
 
@@ -143,6 +144,31 @@ def test_a_round_trip_through_another_database_keeps_every_game(laptop, tmp_path
     for app in (original, back):
         play(app, Api(client=app.test_client()), _rebound(unfinished, app), 2, 99)
     assert views(back, [unfinished], logs=False) == views(original, [unfinished], logs=False)
+
+
+def test_a_version_1_file_imports_with_its_lines_made_again(laptop, tmp_path):
+    """A file exported before the log's lines were messages holds them as English text
+    with `{name:ID}` placeholders: imported, its lines are made again from its logs, the
+    same messages as the original's, and every screen reads as the original's."""
+    old = json.loads(laptop.file.read_text())
+    old["version"] = 1
+    for table in old["tables"]:
+        for event in table["events"]:
+            event["notes"] = [english(note) for note in event["notes"]]
+    assert any(event["notes"] for table in old["tables"] for event in table["events"])
+    (tmp_path / "v1.json").write_text(json.dumps(old))
+    app = make_app(f"sqlite:///{tmp_path / 'from-v1.sqlite3'}", tmp_path)
+    code, output = run(app, "import", str(tmp_path / "v1.json"))
+    assert code == 0, output
+    assert export(app, tmp_path / "again.json") == laptop.document
+    assert screens(app, laptop.made) == laptop.screens
+
+
+def english(note: dict) -> dict:
+    """A log line as a version 1 file held it."""
+    line = Note.from_json(note)
+    return {"text": str(line.text), "private": {str(k): str(v) for k, v in line.private.items()},
+            "reveal": line.reveal}
 
 
 def visible_text(html: str) -> str:
@@ -264,8 +290,8 @@ def test_an_empty_a_cut_short_and_a_future_file_change_nothing(target, tmp_path)
     cut.write_text(whole[: len(whole) * 2 // 3])
     refused(app, before, cut, tmp_path, "not valid JSON", "cut short or damaged")
     future = tmp_path / "future.json"
-    future.write_text(json.dumps({**document, "version": 2}))
-    refused(app, before, future, tmp_path, "format version 2", "upgrade Companion")
+    future.write_text(json.dumps({**document, "version": 3}))
+    refused(app, before, future, tmp_path, "format version 3", "upgrade Companion")
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"tables": []}))
     refused(app, before, other, tmp_path, "not a Companion export")

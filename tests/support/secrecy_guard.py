@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.table import read
+from companion.games.engine import text_from_json
+from companion.web import messages
 from tests.support.counts import COUNTS
 from tests.support.pages import inert
 
@@ -200,7 +201,8 @@ class Guard:
             mine = note["private"].get(str(viewer)) if viewer is not None else None
             for owner, text in note["private"].items():
                 if int(owner) != viewer and text not in (note["text"], mine):
-                    found.append((int(owner), read.fill_names(text, self.names)))
+                    found.append((int(owner), messages.render(text_from_json(text),
+                                                              self.names)))
         return found
 
     def _log_lines(self, body: Any, viewer: int | None, where: str) -> None:

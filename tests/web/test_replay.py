@@ -197,8 +197,8 @@ def test_a_bad_record_file_is_refused_clearly_and_changes_nothing(app, other_app
         assert table_count(other_app) == 0
 
     refused(b"{not json", 400, "not valid JSON")
-    refused(json.dumps({**record, "format": "companion-record/2"}).encode(), 400,
-            "format version 2", "upgrade Companion")
+    refused(json.dumps({**record, "format": "companion-record/3"}).encode(), 400,
+            "format version 3", "upgrade Companion")
     refused(json.dumps({"format": "something else"}).encode(), 400, "not a Companion game record")
     refused(json.dumps({"format": "companion-export", "version": 1, "tables": []}).encode(),
             400, "a whole server's export")

@@ -7,20 +7,41 @@ from __future__ import annotations
 
 import random
 
-from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
-                      competition_places, join_names)
+from ..engine import (Game, IllegalAction, Message, Note, NotYourTurn, Player, Result,
+                      Standing, State, competition_places, listed, message, players, plural)
 from .models import VALUES, Draw, Options, Play
 
 HAND_SIZE = 6
 MARKET_SIZE = 2
-SET_NAMES = {2: ("pair", "pairs"), 3: ("trio", "trios")}
+EMPTY_SOURCE = {"deck": message("The deck is empty."),
+                "market": message("The market is empty.")}
 
 
-def set_name(value: int, count: int, plural: bool = False) -> str:
+def set_name(value: int, count: int, several: bool = False) -> Message:
     """"single 4", "pair of 5s", "pairs of 5s", "trio of 6s"."""
     if count == 1:
-        return f"single {value}s" if plural else f"single {value}"
-    return f"{SET_NAMES[count][1 if plural else 0]} of {value}s"
+        return (message("single %(value)ss", value=value) if several
+                else message("single %(value)s", value=value))
+    if count == 2:
+        return (message("pairs of %(value)ss", value=value) if several
+                else message("pair of %(value)ss", value=value))
+    return (message("trios of %(value)ss", value=value) if several
+            else message("trio of %(value)ss", value=value))
+
+
+def owners(seats: list[dict]) -> Message:
+    """"Ann's and Bob's": the owners of the displays a set beats."""
+    return listed(message("%(player)s's", player=Player(s["player"])) for s in seats)
+
+
+def drew(player: int, taken: int, source: str) -> Message:
+    if source == "deck":
+        return plural("%(player)s drew %(count)s card from the deck.",
+                      "%(player)s drew %(count)s cards from the deck.", "count",
+                      player=Player(player), count=taken)
+    return plural("%(player)s drew %(count)s card from the market.",
+                  "%(player)s drew %(count)s cards from the market.", "count",
+                  player=Player(player), count=taken)
 
 
 class GoBig(Game):
@@ -35,7 +56,7 @@ class GoBig(Game):
         total = options.copies_per_value * len(VALUES)
         deck = total - HAND_SIZE * len(players) - MARKET_SIZE
         if deck < 0:
-            raise IllegalAction("There are not enough cards for that many players.")
+            raise IllegalAction(message("There are not enough cards for that many players."))
         return {
             "copies": options.copies_per_value,
             "open_banks": options.open_banks,
@@ -92,7 +113,7 @@ class GoBig(Game):
     # -- changing it -------------------------------------------------------------
     def check_actor(self, state: State, player: int | None, action) -> None:
         if player is None or self.waiting_for(state) != [player]:
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn(message("It is not your turn."))
 
     def beaten_by(self, state: State, player: int, value: int, count: int) -> list[dict]:
         """The other seats whose displays a set of `count` x `value` would beat."""
@@ -103,27 +124,30 @@ class GoBig(Game):
         lowest = min(s["display"]["value"] for s in higher)
         return [s for s in higher if s["display"]["value"] == lowest]
 
-    def preview(self, state: State, player: int | None, action) -> str | None:
+    def preview(self, state: State, player: int | None, action) -> Message | None:
         if not isinstance(action, Play):
             return None
         beaten = self.beaten_by(state, player, action.value, action.count)
         if not beaten:
-            return "beats nothing."
-        owners = join_names([f"{{name:{s['player']}}}'s" for s in beaten])
+            return message("beats nothing.")
         value = beaten[0]["display"]["value"]
-        return f"beats {owners} {set_name(value, action.count, len(beaten) > 1)}."
+        return message("beats %(owners)s %(set)s.", owners=owners(beaten),
+                       set=set_name(value, action.count, len(beaten) > 1))
 
     def _play(self, state: State, player: int, action: Play, rng: random.Random) -> list[Note]:
         if state["step"] != "play":
-            raise IllegalAction("You have played already: now draw.")
+            raise IllegalAction(message("You have played already: now draw."))
         seat = self._seat(state, player)
         if action.count > seat["hand"]:
-            raise IllegalAction(f"You hold only {seat['hand']} card"
-                                f"{'s' if seat['hand'] != 1 else ''}.")
+            raise IllegalAction(plural("You hold only %(count)s card.",
+                                       "You hold only %(count)s cards.", "count",
+                                       count=seat["hand"]))
         left = state["copies"] - state["seen"][str(action.value)]
         if action.count > left:
-            raise IllegalAction(f"Only {left} card{'s' if left != 1 else ''} of value "
-                                f"{action.value} can still be in a hand.")
+            raise IllegalAction(plural("Only %(count)s card of value %(value)s can still be "
+                                       "in a hand.", "Only %(count)s cards of value "
+                                       "%(value)s can still be in a hand.", "count",
+                                       count=left, value=action.value))
         beaten = self.beaten_by(state, player, action.value, action.count)
         beaten_value = beaten[0]["display"]["value"] if beaten else None
         seat["hand"] -= action.count
@@ -132,12 +156,14 @@ class GoBig(Game):
         for other in beaten:
             state["beaten"] += other["display"]["count"]
             other["display"] = None
-        text = f"{{name:{player}}} played a {set_name(action.value, action.count)}"
+        played = set_name(action.value, action.count)
         if beaten:
-            owners = join_names([f"{{name:{s['player']}}}'s" for s in beaten])
-            plural = len(beaten) > 1
-            text += f", beating {owners} {set_name(beaten_value, action.count, plural)}"
-        notes = [Note(text + ".")]
+            text = message("%(player)s played a %(set)s, beating %(owners)s %(beaten)s.",
+                           player=Player(player), set=played, owners=owners(beaten),
+                           beaten=set_name(beaten_value, action.count, len(beaten) > 1))
+        else:
+            text = message("%(player)s played a %(set)s.", player=Player(player), set=played)
+        notes = [Note(text)]
         if seat["hand"] == 0 and state["deck"] == 0 and state["market"] == 0:
             notes.append(self._finish(state))
         elif state["deck"] == 0 and state["market"] == 0:
@@ -148,9 +174,9 @@ class GoBig(Game):
 
     def _draw(self, state: State, player: int, action: Draw, rng: random.Random) -> list[Note]:
         if state["step"] != "draw":
-            raise IllegalAction("Play a set before you draw.")
+            raise IllegalAction(message("Play a set before you draw."))
         if state[action.source] == 0:
-            raise IllegalAction(f"The {action.source} is empty.")
+            raise IllegalAction(EMPTY_SOURCE[action.source])
         seat = self._seat(state, player)
         taken = min(MARKET_SIZE, state[action.source])
         state[action.source] -= taken
@@ -158,10 +184,8 @@ class GoBig(Game):
         refill = min(MARKET_SIZE - state["market"], state["deck"])
         state["market"] += refill
         state["deck"] -= refill
-        where = "the deck" if action.source == "deck" else "the market"
         self._next_turn(state)
-        return [Note(f"{{name:{player}}} drew {taken} card{'s' if taken != 1 else ''} "
-                     f"from {where}.")]
+        return [Note(drew(player, taken, action.source))]
 
     moves = {Play: _play, Draw: _draw}
 
@@ -185,9 +209,10 @@ class GoBig(Game):
             if seat["display"]:
                 self._bank(seat)
         state["finished"] = True
-        totals = ", ".join(f"{{name:{s['player']}}} {self.bank_total(s)}"
-                           for s in state["seats"])
-        return Note(f"The game is over: every bank is revealed ({totals}).", reveal=True)
+        totals = listed((message("%(player)s %(total)s", player=Player(s["player"]),
+                                 total=self.bank_total(s)) for s in state["seats"]), tally=True)
+        return Note(message("The game is over: every bank is revealed (%(totals)s).",
+                            totals=totals), reveal=True)
 
     # -- what a viewer sees --------------------------------------------------------
     def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
@@ -219,24 +244,33 @@ class GoBig(Game):
             (Standing(p, places[p], self.bank_total(by_player[p]),
                       {"bank_cards": self.bank_cards(by_player[p])}) for p in places),
             key=lambda st: (st.place, st.player))
-        return Result(standings, self._explain(standings), "bank total")
+        return Result(standings, self._explain(standings), message("bank total"))
 
     @staticmethod
-    def _explain(standings: list[Standing]) -> str:
+    def _explain(standings: list[Standing]) -> Message:
         first = [s for s in standings if s.place == 1]
         top_score = first[0].score
         rivals = [s for s in standings if s.score == top_score and s.place != 1]
-        names = join_names([f"{{name:{s.player}}}" for s in first])
+        names = players(s.player for s in first)
+        cards = first[0].tiebreak["bank_cards"]
         if len(first) > 1:
-            return (f"{names} share the victory: {top_score} banked each and "
-                    f"{first[0].tiebreak['bank_cards']} banked cards each. Each of you went big!")
+            return message("%(players)s share the victory: %(score)s banked each and "
+                           "%(cards)s banked cards each. Each of you went big!",
+                           players=names, score=top_score, cards=cards)
         if rivals:
-            tied = join_names([f"{{name:{s.player}}}" for s in first + rivals])
-            every = "both" if len(rivals) == 1 else "all"
-            return (f"{tied} {every} banked {top_score}; {names} wins the tie with "
-                    f"more banked cards ({first[0].tiebreak['bank_cards']} against "
-                    f"{max(s.tiebreak['bank_cards'] for s in rivals)}).")
-        return f"{names} wins with the highest banked total, {top_score}."
+            tied = players(s.player for s in first + rivals)
+            rival_cards = max(s.tiebreak["bank_cards"] for s in rivals)
+            if len(rivals) == 1:
+                return message("%(tied)s both banked %(score)s; %(winner)s wins the tie with "
+                               "more banked cards (%(cards)s against %(rival_cards)s).",
+                               tied=tied, score=top_score, winner=names, cards=cards,
+                               rival_cards=rival_cards)
+            return message("%(tied)s all banked %(score)s; %(winner)s wins the tie with "
+                           "more banked cards (%(cards)s against %(rival_cards)s).",
+                           tied=tied, score=top_score, winner=names, cards=cards,
+                           rival_cards=rival_cards)
+        return message("%(winner)s wins with the highest banked total, %(score)s.",
+                       winner=names, score=top_score)
 
     def scores(self, state: State) -> dict[int, int]:
         return {s["player"]: self.bank_total(s) for s in state["seats"]}

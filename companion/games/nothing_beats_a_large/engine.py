@@ -33,10 +33,11 @@ from __future__ import annotations
 import copy
 import random
 
-from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
-                      join_names)
+from ..engine import (Game, IllegalAction, Message, Note, NotYourTurn, Player, Result,
+                      Standing, State, join_names, message)
 from .models import COLORS, SIZES, Cast, Challenge, Options, RecordCast, Steal
-from .pieces import cast_outcome, deal_trios, piece_label, remove_one, sorted_pieces
+from .pieces import (cast_outcome, color_name, deal_trios, piece_label, remove_one,
+                     sorted_pieces)
 
 
 class NothingBeatsALarge(Game):
@@ -58,8 +59,10 @@ class NothingBeatsALarge(Game):
         count = len(players)
         needed = max(3, count)
         if len(options.colors) != needed:
-            raise IllegalAction(f"With {count} players, play with {needed} colours (one per "
-                                f"player, at least 3), not {len(options.colors)}.")
+            raise IllegalAction(message("With %(count)s players, play with %(needed)s colours "
+                                        "(one per player, at least 3), not %(chosen)s.",
+                                        count=count, needed=needed,
+                                        chosen=len(options.colors)))
         colors = [c for c in COLORS if c in options.colors]
         trios = deal_trios(colors, rng)
         hands = trios[:count]
@@ -141,44 +144,47 @@ class NothingBeatsALarge(Game):
     # -- changing it -------------------------------------------------------------
     def check_actor(self, state: State, player: int | None, action) -> None:
         if state["step"] == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(message("The game is over."))
 
     def _challenge(self, state: State, player: int | None, action: Challenge,
                    rng: random.Random) -> list[Note]:
         if state["step"] != "challenge":
-            raise IllegalAction("No challenge can be made now.")
+            raise IllegalAction(message("No challenge can be made now."))
         if player != state["challenger"]:
-            raise NotYourTurn("It is not your turn to challenge.")
+            raise NotYourTurn(message("It is not your turn to challenge."))
         opponent = action.opponent
         if opponent == player:
-            raise IllegalAction("You cannot challenge yourself.")
+            raise IllegalAction(message("You cannot challenge yourself."))
         if self._seat(state, opponent) is None:
-            raise IllegalAction("There is no such player at this table.")
+            raise IllegalAction(message("There is no such player at this table."))
         if opponent not in self.opponents(state):
-            raise IllegalAction("You must challenge a player who did not just cast.")
+            raise IllegalAction(message("You must challenge a player who did not just cast."))
         state["cast"] = {"between": [player, opponent], "round": 1, "picks": {},
                          "revealed": False}
         state["step"] = "cast"
-        return [Note(f"{{name:{player}}} challenged {{name:{opponent}}}.")]
+        return [Note(message("%(player)s challenged %(opponent)s.", player=Player(player),
+                             opponent=Player(opponent)))]
 
     def _cast(self, state: State, player: int | None, action: Cast,
               rng: random.Random) -> list[Note]:
         if state["step"] != "cast":
-            raise IllegalAction("No one is casting now.")
+            raise IllegalAction(message("No one is casting now."))
         if state["casting"] != "phones":
-            raise IllegalAction("This table casts by hand: record both revealed pieces.")
+            raise IllegalAction(message("This table casts by hand: record both revealed pieces."))
         cast = state["cast"]
         if player not in cast["between"]:
-            raise NotYourTurn("Only the two players in the challenge cast now.")
+            raise NotYourTurn(message("Only the two players in the challenge cast now."))
         if str(player) in cast["picks"]:
-            raise IllegalAction("Your cast is locked in and cannot be changed.")
+            raise IllegalAction(message("Your cast is locked in and cannot be changed."))
         if action.piece is not None and action.piece not in self._pieces(state, player):
-            raise IllegalAction(f"You do not hold {piece_label(action.piece)}.")
+            raise IllegalAction(message("You do not hold %(piece)s.",
+                                        piece=piece_label(action.piece)))
         cast["picks"][str(player)] = action.piece
         # A locked cast is final: undo must not let a caster change it after seeing
         # that the other has locked in.
-        notes = [Note(f"{{name:{player}}} has locked in a cast.",
-                      private={player: f"You locked in {piece_label(action.piece)}."},
+        notes = [Note(message("%(player)s has locked in a cast.", player=Player(player)),
+                      private={player: message("You locked in %(piece)s.",
+                                               piece=piece_label(action.piece))},
                       reveal=True)]
         if len(cast["picks"]) == 2:
             notes += self._resolve_cast(state, reveal=True)
@@ -187,19 +193,20 @@ class NothingBeatsALarge(Game):
     def _record_cast(self, state: State, player: int | None, action: RecordCast,
                      rng: random.Random) -> list[Note]:
         if state["step"] != "cast":
-            raise IllegalAction("No one is casting now.")
+            raise IllegalAction(message("No one is casting now."))
         if state["casting"] != "by-hand":
-            raise IllegalAction("This table casts on the phones: each caster locks in "
-                                "a piece on their own phone.")
+            raise IllegalAction(message("This table casts on the phones: each caster locks "
+                                        "in a piece on their own phone."))
         cast = state["cast"]
         if player not in cast["between"]:
-            raise NotYourTurn("Only the two players in the challenge can record their cast.")
+            raise NotYourTurn(message("Only the two players in the challenge can record their cast."))
         if set(action.pieces) != set(cast["between"]):
-            raise IllegalAction("Record one piece, or nothing, for each of the two casters.")
+            raise IllegalAction(message("Record one piece, or nothing, for each of the two casters."))
         for caster, piece in action.pieces.items():
             if piece is not None and piece not in self._pieces(state, caster):
-                raise IllegalAction(f"A caster can only cast a piece they hold: "
-                                    f"{piece_label(piece)} is not theirs.")
+                raise IllegalAction(message("A caster can only cast a piece they hold: "
+                                            "%(piece)s is not theirs.",
+                                            piece=piece_label(piece)))
         cast["picks"] = {str(p): action.pieces[p] for p in cast["between"]}
         return self._resolve_cast(state, reveal=False)
 
@@ -213,34 +220,39 @@ class NothingBeatsALarge(Game):
         loser = None if winner is None else (second if winner == first else first)
         state["last_cast"] = {"between": [first, second],
                               "pieces": {str(p): picks[p] for p in (first, second)},
-                              "winner": winner, "loser": loser, "explanation": why}
-        text = (f"{{name:{first}}} cast {piece_label(picks[first])} and {{name:{second}}} "
-                f"cast {piece_label(picks[second])}: {why}.")
+                              "winner": winner, "loser": loser, "explanation": str(why)}
+        cast_by = {"first": Player(first), "first_piece": piece_label(picks[first]),
+                   "second": Player(second), "second_piece": piece_label(picks[second]),
+                   "why": why}
         if winner is None:
             state["cast"] = {"between": [first, second], "round": cast["round"] + 1,
                              "picks": {}, "revealed": False}
-            return [Note(text, reveal=reveal)]
-        text += f" {{name:{winner}}} wins and steals a piece from {{name:{loser}}}."
+            return [Note(message("%(first)s cast %(first_piece)s and %(second)s cast "
+                                 "%(second_piece)s: %(why)s.", **cast_by), reveal=reveal)]
+        text = message("%(first)s cast %(first_piece)s and %(second)s cast %(second_piece)s: "
+                       "%(why)s. %(winner)s wins and steals a piece from %(loser)s.",
+                       winner=Player(winner), loser=Player(loser), **cast_by)
         state["steals"] = [{"thief": winner, "victim": loser, "reason": "won"}]
         return [Note(text, reveal=reveal)] + self._settle(state)
 
     def _steal(self, state: State, player: int | None, action: Steal,
                rng: random.Random) -> list[Note]:
         if state["step"] != "steal":
-            raise IllegalAction("There is no piece to steal now.")
+            raise IllegalAction(message("There is no piece to steal now."))
         thief, victim = state["steals"][0]["thief"], state["steals"][0]["victim"]
         if player != thief:
-            raise NotYourTurn("It is not your turn to steal.")
+            raise NotYourTurn(message("It is not your turn to steal."))
         victim_pieces = self._pieces(state, victim)
         if action.piece not in victim_pieces:
-            raise IllegalAction(f"The player you steal from does not hold "
-                                f"{piece_label(action.piece)}.")
+            raise IllegalAction(message("The player you steal from does not hold %(piece)s.",
+                                        piece=piece_label(action.piece)))
         state["steals"].pop(0)
         victim_pieces.remove(action.piece)
         seat = self._seat(state, thief)
         seat["pieces"] = sorted_pieces(seat["pieces"] + [action.piece])
-        notes = [Note(f"{{name:{thief}}} stole {piece_label(action.piece)} "
-                      f"from {{name:{victim}}}.")]
+        notes = [Note(message("%(thief)s stole %(piece)s from %(victim)s.",
+                              thief=Player(thief), piece=piece_label(action.piece),
+                              victim=Player(victim)))]
         notes += self._check_goals(state, thief)
         if state["step"] == "over":
             return notes
@@ -253,8 +265,8 @@ class NothingBeatsALarge(Game):
     def _queue_zero_steals(self, state: State, player: int) -> Note:
         victims = [p for p in self._clockwise(state, player)[1:] if self._pieces(state, p)]
         state["steals"] += [{"thief": player, "victim": v, "reason": "zero"} for v in victims]
-        return Note(f"{{name:{player}}} has no pieces left and takes one from each other "
-                    f"player who has any.")
+        return Note(message("%(player)s has no pieces left and takes one from each other "
+                            "player who has any.", player=Player(player)))
 
     def _settle(self, state: State) -> list[Note]:
         """Skip steals from players with nothing left; make sure no one stays at zero;
@@ -264,8 +276,9 @@ class NothingBeatsALarge(Game):
         while True:
             while steals and not self._pieces(state, steals[0]["victim"]):
                 skipped = steals.pop(0)
-                notes.append(Note(f"{{name:{skipped['victim']}}} has no piece left for "
-                                  f"{{name:{skipped['thief']}}} to take."))
+                notes.append(Note(message("%(victim)s has no piece left for %(thief)s to take.",
+                                          victim=Player(skipped["victim"]),
+                                          thief=Player(skipped["thief"]))))
             if steals:
                 state["step"] = "steal"
                 return notes
@@ -309,8 +322,10 @@ class NothingBeatsALarge(Game):
                 return notes
             seat["completed"].append(first)
             seat["revealed_goals"].append(first)
-            notes.append(Note(f"{{name:{player}}} holds all three {first} pieces and reveals "
-                              f"a {first} goal card: a first goal completed.", reveal=True))
+            notes.append(Note(message("%(player)s holds all three %(color)s pieces and reveals "
+                                      "a %(color)s goal card: a first goal completed.",
+                                      player=Player(player), color=color_name(first)),
+                              reveal=True))
         second = next((c for c in self._second_goal_colors(state, seat)
                        if self._holds_trio(seat, c)), None)
         if second is not None:
@@ -323,12 +338,16 @@ class NothingBeatsALarge(Game):
         return notes
 
     @staticmethod
-    def _win_sentence(seat: dict) -> str:
+    def _win_sentence(seat: dict) -> Message:
         first, second = seat["completed"]
-        detail = f"{second} after {first}"
+        colors = {"player": Player(seat["player"]), "first": color_name(first),
+                  "second": color_name(second)}
         if seat["goals"][0] == seat["goals"][1]:
-            detail += f"; both goal cards are {first}, so any other colour counts"
-        return f"{{name:{seat['player']}}} completed a second goal ({detail}) and wins."
+            return message("%(player)s completed a second goal (%(second)s after %(first)s; "
+                           "both goal cards are %(first)s, so any other colour counts) and "
+                           "wins.", **colors)
+        return message("%(player)s completed a second goal (%(second)s after %(first)s) and "
+                       "wins.", **colors)
 
     # -- what a viewer sees --------------------------------------------------------
     def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:

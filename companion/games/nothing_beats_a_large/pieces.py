@@ -3,7 +3,14 @@ from __future__ import annotations
 
 import random
 
-from .models import BEATS, COLORS, NOTHING, SIZE_NAMES, SIZES
+from ..engine import Message, Player, message, plural
+from .models import BEATS, COLORS, NOTHING, SIZES
+
+COLOR_NAMES = {"red": message("red"), "yellow": message("yellow"),
+               "green": message("green"), "blue": message("blue"),
+               "black": message("black")}
+SIZE_NAMES = {"L": message("Large"), "M": message("Medium"), "S": message("Small"),
+              NOTHING: message("Nothing")}
 
 
 def size_of(piece: str | None) -> str:
@@ -14,11 +21,16 @@ def color_of(piece: str) -> str:
     return piece.split("-")[0]
 
 
-def piece_label(piece: str | None) -> str:
+def color_name(color: str) -> Message:
+    return COLOR_NAMES[color]
+
+
+def piece_label(piece: str | None) -> Message:
     """"Nothing", "the red Large"."""
     if piece is None:
-        return "Nothing"
-    return f"the {color_of(piece)} {SIZE_NAMES[size_of(piece)]}"
+        return message("Nothing")
+    return message("the %(color)s %(size)s", color=color_name(color_of(piece)),
+                   size=SIZE_NAMES[size_of(piece)])
 
 
 def sorted_pieces(pieces: list[str]) -> list[str]:
@@ -36,14 +48,15 @@ def deal_trios(colors: list[str], rng: random.Random) -> list[list[str]]:
                     for trio in trios]
 
 
-def beats_phrase(winner: str, loser: str) -> str:
+def beats_phrase(winner: str, loser: str) -> Message:
     if winner == NOTHING:
-        return "Nothing beats a Large"  # the only thing Nothing beats
-    return f"{SIZE_NAMES[winner]} beats {SIZE_NAMES[loser]}"
+        return message("Nothing beats a Large")  # the only thing Nothing beats
+    return message("%(winner)s beats %(loser)s", winner=SIZE_NAMES[winner],
+                   loser=SIZE_NAMES[loser])
 
 
 def cast_outcome(picks: dict[int, str | None],
-                 counts: dict[int, int]) -> tuple[int | None, str]:
+                 counts: dict[int, int]) -> tuple[int | None, Message]:
     """(winner or None for a recast, why) for a cast between the two keys of `picks`."""
     first, second = picks
     size_a, size_b = size_of(picks[first]), size_of(picks[second])
@@ -51,14 +64,15 @@ def cast_outcome(picks: dict[int, str | None],
         if size_b in BEATS[size_a]:
             return first, beats_phrase(size_a, size_b)
         return second, beats_phrase(size_b, size_a)
-    tie = f"Tie (both {SIZE_NAMES[size_a]})"
     if counts[first] == counts[second]:
-        count = counts[first]
-        return None, f"{tie} and {count} piece{'s' if count != 1 else ''} each: cast again"
+        return None, plural("Tie (both %(size)s) and %(count)s piece each: cast again",
+                            "Tie (both %(size)s) and %(count)s pieces each: cast again",
+                            "count", size=SIZE_NAMES[size_a], count=counts[first])
     winner = min(picks, key=counts.get)
     loser = second if winner == first else first
-    return winner, (f"{tie}: {{name:{winner}}} has fewer pieces "
-                    f"({counts[winner]} against {counts[loser]})")
+    return winner, message("Tie (both %(size)s): %(player)s has fewer pieces (%(fewer)s "
+                           "against %(more)s)", size=SIZE_NAMES[size_a], player=Player(winner),
+                           fewer=counts[winner], more=counts[loser])
 
 
 def remove_one(items: list, value) -> list:

@@ -1,0 +1,138 @@
+"""Rendering the engines' messages (a log line, a refusal, a result's explanation) for one
+screen: the message id translated into the request's language, its nested messages
+rendered first, player names filled in (escaped for HTML), lists and numbers formatted for
+the locale. Every caller that shows an engine's sentence goes through `render`.
+
+Outside a request (a command, a test) the text is English."""
+from __future__ import annotations
+
+import re
+from gettext import NullTranslations
+from typing import Any
+
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from flask import has_request_context
+from flask_babel import get_locale, get_translations
+from markupsafe import Markup, escape
+
+from ..games.engine import NAME_PLACEHOLDER, Listed, Message, Player, message, players
+
+# The English of the messages lists as British English does ("A, B and C").
+ENGLISH_LISTS = Locale("en", "GB")
+NOBODY_KNOWN = message("someone")  # the name of a player no longer at the table
+
+
+class _Reader:
+    """The translations and locale one rendering uses."""
+
+    def __init__(self) -> None:
+        if has_request_context():
+            self.translations = get_translations()
+            self.locale = get_locale() or Locale("en")
+        else:
+            self.translations, self.locale = NullTranslations(), Locale("en")
+        self.lists = ENGLISH_LISTS if self.locale.language == "en" else self.locale
+
+
+def language() -> str:
+    """The language messages are rendered in now (a cache key for rendered lines)."""
+    return str(get_locale() or "en") if has_request_context() else "en"
+
+
+def render(text: Any, names: dict[int, str], html: bool = False) -> str:
+    """`text` (a message, or a plain line stored before the engines spoke in messages) as
+    this screen reads it: Markup when `html`."""
+    return _render(text, names, html, _Reader())
+
+
+def render_all(texts, names: dict[int, str], html: bool = False) -> list[str]:
+    reader = _Reader()
+    return [_render(text, names, html, reader) for text in texts]
+
+
+def names_listed(player_ids, names: dict[int, str], html: bool = False) -> str:
+    """Players' names as a sentence lists them in this language: "A, B and C"."""
+    return _param(players(player_ids), names, html, _Reader())
+
+
+def words_listed(items) -> Markup:
+    """Words (text or markup) listed as a sentence lists them in this language, each
+    escaped unless it is markup."""
+    return Markup(format_list([str(escape(item)) for item in items], locale=_Reader().lists))
+
+
+def render_deep(value: Any, names: dict[int, str]) -> Any:
+    """`value` (a view's or a result's plain data) with every message in it rendered."""
+    return _deep(value, names, _Reader())
+
+
+def _deep(value: Any, names: dict[int, str], reader: _Reader) -> Any:
+    if isinstance(value, str):
+        return _render(value, names, False, reader) if "{name:" in value or isinstance(
+            value, Message) else value
+    if isinstance(value, list):
+        return [_deep(v, names, reader) for v in value]
+    if isinstance(value, dict):
+        return {k: _deep(v, names, reader) for k, v in value.items()}
+    return value
+
+
+def _render(text: Any, names: dict[int, str], html: bool, reader: _Reader) -> str:
+    if not isinstance(text, Message):
+        return _filled(str(text), names, html, reader)
+    if text.plural_id is None:
+        template = reader.translations.gettext(text.id)
+    else:
+        template = reader.translations.ngettext(text.id, text.plural_id,
+                                                int(text.params[text.count]))
+    if not text.params:
+        return Markup(escape(template)) if html else template
+    params = {key: _param(value, names, html, reader) for key, value in text.params.items()}
+    if html:
+        return Markup(escape(template)) % params
+    return template % params
+
+
+def _param(value: Any, names: dict[int, str], html: bool, reader: _Reader) -> str:
+    if isinstance(value, Markup):  # a line rendered already (the moves an undo took back)
+        return value if html else str(value)
+    if isinstance(value, Player):
+        return _name(value.id, names, html, reader)
+    if isinstance(value, Message):
+        return _render(value, names, html, reader)
+    if isinstance(value, Listed):
+        items = [_param(item, names, html, reader) for item in value.items]
+        if html:
+            return Markup(_listed([str(escape(item)) for item in items], value.tally, reader))
+        return _listed(items, value.tally, reader)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return str(value)
+    return format_decimal(value, locale=reader.locale, group_separator=False)
+
+
+def _listed(items: list[str], tally: bool, reader: _Reader) -> str:
+    if tally:
+        try:
+            return format_list(items, style="unit", locale=reader.lists)
+        except KeyError:  # a locale whose data lacks the unit lists: commas
+            return ", ".join(items)
+    return format_list(items, locale=reader.lists)
+
+
+def _name(player_id: int, names: dict[int, str], html: bool, reader: _Reader) -> str:
+    found = names.get(player_id)
+    if found is None:
+        return _render(NOBODY_KNOWN, names, html, reader)
+    return escape(found) if html else found
+
+
+def _filled(text: str, names: dict[int, str], html: bool, reader: _Reader) -> str:
+    """A plain line with `{name:ID}` placeholders (stored before messages, or a view's
+    string): the names put in, escaped for HTML."""
+    def name(match: re.Match) -> str:
+        return str(_name(int(match.group(1)), names, html, reader))
+    if html:
+        return Markup(NAME_PLACEHOLDER.sub(name, str(escape(text))))
+    return NAME_PLACEHOLDER.sub(name, text)

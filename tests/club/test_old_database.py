@@ -1,0 +1,83 @@
+"""A database from before the engines spoke in messages, upgraded: every game's history,
+finished or part-played, reads exactly as it did in English.
+
+tests/data/tables_before_messages.json holds, for a finished and a part-played table of
+every game, the rows the previous schema revision stored (the log's lines as English text
+with `{name:ID}` placeholders; an undo and a rejoin among them) and the history the
+previous code showed from them, to the public and to a player with lines of their own."""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from flask_migrate import upgrade
+
+from companion import create_app
+from companion.auth import PUBLIC, Viewer
+from companion.extensions import db
+from companion.models import Event, Player, Table
+from companion.table import read
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+MIGRATIONS = str(ROOT / "migrations")
+BEFORE_MESSAGES = "e3fd26843148"
+BUILT_IN = ("go-big", "big-money", "big-top", "nothing-beats-a-large")
+SPEAKING_IN_MESSAGES = ("go-big", "nothing-beats-a-large")
+OLD_TABLES = json.loads((ROOT / "tests/data/tables_before_messages.json").read_text())["tables"]
+
+
+@pytest.fixture
+def old_database(tmp_path):
+    """An app on a SQLite database at the revision before messages, holding the old rows
+    (one table per game and status, codes OLDA, OLDB...), written with the models, whose
+    columns that revision has too."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}",
+                      "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        upgrade(directory=MIGRATIONS, revision=BEFORE_MESSAGES)
+        for number, old in enumerate(OLD_TABLES):
+            table = Table(code=f"OLD{chr(65 + number)}", game=old["game"], options=old["options"],
+                          seed=old["seed"], status=old["status"], host_token_hash=f"h{number}",
+                          first_player=old["first_player"], version=len(old["events"]),
+                          moves=old["moves"], state=old["state"],
+                          finished_at=datetime(2026, 12, 1) if old["status"] == "finished"
+                          else None)
+            db.session.add(table)
+            db.session.flush()
+            for seat, player in enumerate(old["players"]):
+                db.session.add(Player(id=player["id"], table_id=table.id,
+                                      seat=seat, name=player["name"],
+                                      name_key=player["name"].casefold(),
+                                      token_hash=f"t{number}-{seat}"))
+            for event in old["events"]:
+                db.session.add(Event(table_id=table.id, version=event["seq"],
+                                     actor_key="host", action_id=None,
+                                     **event))
+        db.session.commit()
+    return app
+
+
+@pytest.mark.skipif(bool(__import__("os").environ.get("COMPANION_TEST_DATABASE_URL")),
+                    reason="the old rows are written to a SQLite file of its own")
+def test_an_upgraded_database_reads_its_history_as_before(old_database):
+    assert {old["game"] for old in OLD_TABLES} == set(BUILT_IN)
+    assert {old["status"] for old in OLD_TABLES} == {"finished", "playing"}
+    with old_database.app_context():
+        upgrade(directory=MIGRATIONS)
+        for number, old in enumerate(OLD_TABLES):
+            events = db.session.execute(db.select(Event).join(Table).where(
+                Table.code == f"OLD{chr(65 + number)}").order_by(Event.seq)).scalars().all()
+            assert [e.kind for e in events] == [e["kind"] for e in old["events"]]
+            for viewer, lines in old["history"].items():
+                player = None if viewer == "None" else int(viewer)
+                with old_database.test_request_context("/"):
+                    table = read.find(f"OLD{chr(65 + number)}")
+                    history = read.log(table, PUBLIC if player is None
+                                       else Viewer(player_id=player))
+                assert [line["summary"] for line in history] == lines, (old["game"], viewer)
+            if old["game"] in SPEAKING_IN_MESSAGES:
+                assert all(isinstance(note["text"], dict)
+                           for event in events for note in event.notes), old["game"]
