@@ -1,6 +1,5 @@
 """Extensions, created here and bound to the app in create_app."""
 from flask import g, request
-from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -30,7 +29,6 @@ def count_missed_lookup() -> None:
 
 
 db = SQLAlchemy(model_class=Base)
-babel = Babel()
 migrate = Migrate()
 csrf = CSRFProtect()
 # Keyed on the address that reached this server: a phone's own address only when

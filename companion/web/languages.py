@@ -13,10 +13,9 @@ from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
-from flask_babel import get_locale
+from flask_babel import Babel, get_locale
 
 from ..auth import COOKIE_MAX_AGE
-from ..extensions import babel
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = "en"
@@ -110,7 +109,9 @@ def register(app: Flask) -> None:
     app.config.setdefault("LANGUAGES", SHIPPED)
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(ROOT / "translations"))
-    babel.init_app(app, locale_selector=chosen)
+    # A Babel of its own per app: Flask-Babel keeps the loaded catalogs on the Babel object,
+    # which one shared object would hand from one app (and its catalogs) to the next.
+    Babel(app, locale_selector=chosen)
     app.register_blueprint(bp)
     app.after_request(say_which_language)
     app.jinja_env.globals["current_language"] = current

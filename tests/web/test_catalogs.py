@@ -24,7 +24,8 @@ def source(tmp_path_factory) -> Catalog:
 def translated_in_full(source: Catalog, language: str) -> dict:
     """A stand-in translation of every message, placeholders kept."""
     forms = Catalog(locale=language).num_plurals
-    return {message.id: tuple(f"[{language}] {message.id[-1]}" for _ in range(forms))
+    return {message.id: tuple(f"[{language}] {message.id[min(form, 1)]}"
+                              for form in range(forms))
             if message.pluralizable else f"[{language}] {message.id}"
             for message in messages(source)}
 
@@ -74,17 +75,17 @@ def test_the_guard_names_a_missing_a_fuzzy_and_a_misplaced_entry(source, tmp_pat
 
 
 def test_the_guard_counts_the_plural_forms_of_each_language(source, tmp_path):
-    source.add(("%(count)s card", "%(count)s cards"), locations=[("templates/x.html", 3)])
+    source.add(("%(count)s test card", "%(count)s test cards"), locations=[("templates/x.html", 3)])
     polish = translated_in_full(source, "pl")
-    assert len(polish[("%(count)s card", "%(count)s cards")]) == 3
+    assert len(polish[("%(count)s test card", "%(count)s test cards")]) == 3
     assert not problems(source, write_catalog(tmp_path, "pl", polish))
 
-    polish[("%(count)s card", "%(count)s cards")] = ("%(count)s karta", "%(count)s karty")
+    polish[("%(count)s test card", "%(count)s test cards")] = ("%(count)s karta", "%(count)s karty")
     assert problems(source, write_catalog(tmp_path, "pl", polish)) == [
-        "templates/x.html:3: '%(count)s card' needs 3 plural forms in pl, not 2"]
-    polish[("%(count)s card", "%(count)s cards")] = ("karta", "%(name)s karty", "%(count)s kart")
+        "templates/x.html:3: '%(count)s test card' needs 3 plural forms in pl, not 2"]
+    polish[("%(count)s test card", "%(count)s test cards")] = ("karta", "%(name)s karty", "%(count)s kart")
     assert problems(source, write_catalog(tmp_path, "pl", polish, compile=False)) == [
-        "templates/x.html:3: '%(count)s card' has the placeholders ['name'] in pl, "
+        "templates/x.html:3: '%(count)s test card' has the placeholders ['name'] in pl, "
         "not ['count']"]
 
 
