@@ -23,7 +23,8 @@ from __future__ import annotations
 import random
 
 from ..engine import (Game, IllegalAction, Message, Note, NotYourTurn, Player, Result,
-                      Standing, State, competition_places, listed, message)
+                      Standing, State, competition_places, listed, message,
+                      plural)
 from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS,
                     EARNINGS_SHOWN, card_label, card_parts, chart_cards, deck_sorted,
                     dollars_from, empty_chart, is_playable, new_piles, next_needed,
@@ -178,8 +179,9 @@ class BigTop(Game):
         cards = valid_entry(action.cards)
         seat["hand"] = cards
         notes = [Note(message("%(player)s entered their hand.", player=Player(player)),
-                      private={player: message("You entered your hand (%(count)s cards).",
-                                               count=len(cards))})]
+                      private={player: plural("You entered your hand (%(count)s card).",
+                                              "You entered your hand (%(count)s cards).",
+                                              "count", count=len(cards))})]
         if all(s["hand"] is not None for s in state["seats"]):
             notes += self._check_hands(state)
         return notes

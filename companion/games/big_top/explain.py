@@ -10,11 +10,14 @@ def explain(state: State, standings: list[Standing], fan_tan: bool) -> Message:
     best = first[0].score
     if not fan_tan:
         if len(first) > 1:
-            return message("%(players)s share first place with $%(amount)s each after "
-                           "%(deals)s deals (the rulebook has no tie-break).",
-                           players=names, amount=best, deals=state["deals"])
-        return message("%(players)s wins with $%(amount)s, the most after %(deals)s deals.",
-                       players=names, amount=best, deals=state["deals"])
+            return plural("%(players)s share first place with $%(amount)s each after "
+                          "%(deals)s deal (the rulebook has no tie-break).",
+                          "%(players)s share first place with $%(amount)s each after "
+                          "%(deals)s deals (the rulebook has no tie-break).", "deals",
+                          players=names, amount=best, deals=state["deals"])
+        return plural("%(players)s wins with $%(amount)s, the most after %(deals)s deal.",
+                      "%(players)s wins with $%(amount)s, the most after %(deals)s deals.",
+                      "deals", players=names, amount=best, deals=state["deals"])
     amount = plural("%(count)s peanut", "%(count)s peanuts", "count", count=best)
     hands = len(state["deal_results"])
     span = plural("after %(count)s hand", "after %(count)s hands", "count", count=hands)
