@@ -53,7 +53,8 @@ def draw(state: State, rng: random.Random) -> list[Note]:
         roller = roller_seat(state)["player"]
         _ask(state, roller, "roll", message("%(card)s: roll the Industry die and enter the face "
                                             "(Biz News: roll again).", card=card["name"]),
-             ROLL_CHOICES, {face: INDUSTRY_NAMES.get(face, BIZ_NEWS_NAME) for face in ROLL_CHOICES})
+             ROLL_CHOICES,
+             {face: INDUSTRY_NAMES.get(face, BIZ_NEWS_NAME) for face in ROLL_CHOICES})
     else:
         notes += EFFECTS[effect["kind"]](state, effect, None)
     return notes + _finish_if_settled(state)
