@@ -121,6 +121,14 @@ def players(ids) -> Listed:
     return Listed(tuple(Player(i) for i in ids))
 
 
+def semicolons(lines: list[Message]) -> Message:
+    """Clauses one after another, split by semicolons: "A; B; C"."""
+    joined = lines[-1]
+    for line in reversed(lines[:-1]):
+        joined = message("%(line)s; %(more)s", line=line, more=joined)
+    return joined
+
+
 def param_json(value: Param) -> Any:
     if isinstance(value, Message):
         return value.to_json()

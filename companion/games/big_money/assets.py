@@ -6,12 +6,13 @@ that runs out, the reshuffled discard pile: cards the app knows, in an order it 
 """
 from __future__ import annotations
 
-from ..engine import Note, State
+from ..engine import Message, Note, Player, State, message, plural, semicolons
 from .box import proposed_payout
 from .models import AssetCard
 
-INDUSTRY_NAMES = {"sports": "Sports", "food": "Food", "travel": "Travel",
-                  "entertainment": "Entertainment", "technology": "Technology"}
+INDUSTRY_NAMES = {"sports": message("Sports"), "food": message("Food"),
+                  "travel": message("Travel"), "entertainment": message("Entertainment"),
+                  "technology": message("Technology")}
 
 
 def new_asset(state: State, industry: str, price: int, payout: int, stock: bool,
@@ -29,9 +30,18 @@ def new_startup(state: State, industry: str, payout: int) -> dict:
     return new_asset(state, industry, 0, payout, False, "", startup=True)
 
 
-def _default_name(industry: str, stock: bool, startup: bool) -> str:
-    kind = "Start-Up" if startup else "Stock" if stock else "Asset"
-    return f"{INDUSTRY_NAMES[industry]} {kind}"
+def _default_name(industry: str, stock: bool, startup: bool) -> Message:
+    """An unnamed card is called after its industry, in our words (a typed name is the
+    players' words and stays as typed)."""
+    if startup:
+        return startup_name(industry)
+    if stock:
+        return message("%(industry)s Stock", industry=INDUSTRY_NAMES[industry])
+    return message("%(industry)s Asset", industry=INDUSTRY_NAMES[industry])
+
+
+def startup_name(industry: str) -> Message:
+    return message("%(industry)s Start-Up", industry=INDUSTRY_NAMES[industry])
 
 
 def asset_from_card(state: State, card: AssetCard) -> dict:
@@ -39,21 +49,29 @@ def asset_from_card(state: State, card: AssetCard) -> dict:
     return new_asset(state, card.industry, card.price, payout, card.stock, card.name)
 
 
+def display_name(asset: dict) -> str:
+    """The asset's name: its default name as a message (the state, once stored, holds
+    it as English text), a typed name as typed."""
+    default = _default_name(asset["industry"], asset["stock"], asset["startup"])
+    return default if asset["name"] == default else asset["name"]
+
+
 def label(asset: dict) -> str:
     """"Book Publisher Stock": a stock's name always says it is one."""
-    name = asset["name"]
+    name = display_name(asset)
     if asset["stock"] and not name.lower().endswith("stock"):
-        return f"{name} Stock"
+        return message("%(asset)s Stock", asset=name)
     return name
 
 
-def describe(asset: dict) -> str:
-    return (f"the {label(asset)} ({INDUSTRY_NAMES[asset['industry']]}, price "
-            f"{asset['price']}, pays {asset['payout']})")
+def describe(asset: dict) -> Message:
+    return message("the %(asset)s (%(industry)s, price %(price)s, pays %(payout)s)",
+                   asset=label(asset), industry=INDUSTRY_NAMES[asset["industry"]],
+                   price=asset["price"], payout=asset["payout"])
 
 
 def public_asset(asset: dict | None) -> dict | None:
-    return None if asset is None else dict(asset)
+    return None if asset is None else {**asset, "name": display_name(asset)}
 
 
 def assets_of(seat: dict, industry: str, discardable_only: bool = False) -> list[dict]:
@@ -93,40 +111,53 @@ def _slot_waiting_for_a_discard(state: State) -> int | None:
     return next((slot for slot in empty_slots(state) if slot != state["refill_slot"]), None)
 
 
-def discard(state: State, seat: dict, asset: dict) -> str:
-    """Take the asset from its owner; return what happened to it, as words."""
+def discard(state: State, seat: dict, asset: dict, named: Message | None = None) -> Message:
+    """Take the asset from its owner; return what happened to it: "`named` is discarded"
+    (`named` is "the <label>" unless given)."""
     seat["assets"].remove(asset)
+    named = named or message("the %(asset)s", asset=label(asset))
     if asset["startup"]:
-        return "is returned to the box"
+        return message("%(asset)s is returned to the box", asset=named)
     slot = _slot_waiting_for_a_discard(state)
     if slot is not None:
         state["market"][slot] = asset
-        return f"is discarded into the empty Market space {slot + 1}"
+        return message("%(asset)s is discarded into the empty Market space %(space)s",
+                       asset=named, space=slot + 1)
     state["asset_discard"].append(asset)
-    return "is discarded"
+    return message("%(asset)s is discarded", asset=named)
 
 
-def discard_all(state: State, seat: dict, assets: list[dict]) -> str:
+def discard_all(state: State, seat: dict, assets: list[dict]) -> Message:
     """Discard several assets: "the A Stock is discarded; the B Stock is discarded"."""
-    return "; ".join(f"the {label(asset)} {discard(state, seat, asset)}" for asset in assets)
+    return semicolons([discard(state, seat, asset) for asset in assets])
+
+
+def owned_by(asset: dict, player: int) -> Message:
+    """"Ann's Pizza Stand"."""
+    return message("%(player)s's %(asset)s", player=Player(player), asset=label(asset))
 
 
 def prepare_refill(state: State, slot: int) -> tuple[bool, Note]:
     """After a purchase: (a card must be revealed into `slot`, what the players do).
     An empty deck is replaced by the shuffled discard pile; with no discard pile either,
     the space stays empty until the next discard."""
-    space = f"Market space {slot + 1}"
+    space = slot + 1
     if not deck_is_empty(state):
-        return True, Note(f"Reveal the next Asset into {space}.")
+        return True, Note(message("Reveal the next Asset into Market space %(space)s.",
+                                  space=space))
     if state["asset_discard"]:
         count = len(state["asset_discard"])
         state["asset_deck"]["reshuffled"] = state["asset_discard"]
         state["asset_discard"] = []
-        return True, Note(f"The Asset deck is empty: shuffle the discard pile ({count} "
-                          f"Asset{'s' if count != 1 else ''}) into a new deck and reveal the "
-                          f"top card into {space}.")
-    return False, Note(f"The Asset deck and the discard pile are empty: {space} stays empty "
-                       "until the next Asset is discarded.")
+        return True, Note(plural(
+            "The Asset deck is empty: shuffle the discard pile (%(count)s Asset) into a new "
+            "deck and reveal the top card into Market space %(space)s.",
+            "The Asset deck is empty: shuffle the discard pile (%(count)s Assets) into a new "
+            "deck and reveal the top card into Market space %(space)s.", "count",
+            count=count, space=space))
+    return False, Note(message("The Asset deck and the discard pile are empty: Market space "
+                               "%(space)s stays empty until the next Asset is discarded.",
+                               space=space))
 
 
 def place_new_card(state: State, slot: int, card: AssetCard) -> dict:

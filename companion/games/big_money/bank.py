@@ -2,7 +2,7 @@
 goes to a player and back. The Bank paying its last bill ends the game at once."""
 from __future__ import annotations
 
-from ..engine import State
+from ..engine import Message, State, message
 
 
 def is_over(state: State) -> bool:
@@ -54,15 +54,17 @@ def end_game(state: State, last_bill: int) -> None:
         state["pending"] = None
 
 
-def collected_text(owed: int, paid: int) -> str:
-    """"85", or "40 of 85 (all the Bank had left)"."""
-    return str(owed) if paid == owed else f"{paid} of {owed} (all the Bank had left)"
-
-
-def paid_text(owed: int, paid: int) -> str:
-    """"15", or "7, all they have (15 owed)"."""
+def collected_text(owed: int, paid: int) -> int | Message:
+    """85, or "40 of 85 (all the Bank had left)"."""
     if paid == owed:
-        return str(owed)
+        return owed
+    return message("%(paid)s of %(owed)s (all the Bank had left)", paid=paid, owed=owed)
+
+
+def paid_text(owed: int, paid: int) -> int | Message:
+    """15, or "7, all they have (15 owed)"."""
+    if paid == owed:
+        return owed
     if paid == 0:
-        return f"nothing: they have no money ({owed} owed)"
-    return f"{paid}, all they have ({owed} owed)"
+        return message("nothing: they have no money (%(owed)s owed)", owed=owed)
+    return message("%(paid)s, all they have (%(owed)s owed)", paid=paid, owed=owed)

@@ -16,14 +16,15 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..engine import Note, State
+from ..engine import Message, Note, Player, State, message, plural
 from .assets import (INDUSTRY_NAMES, assets_of, discard, discard_all, find_owned,
-                     industries_owned, label)
+                     industries_owned, label, owned_by)
 from .bank import (collect, collected_text, is_over, pay, paid_text, roller_seat, seat_of,
                    seats_from_roller)
 from .models import BIZ_NEWS_FACE, INDUSTRIES, ROLLED_EFFECTS
 
 ROLL_CHOICES = [*INDUSTRIES, BIZ_NEWS_FACE]
+BIZ_NEWS_NAME = message("Biz News")
 
 
 def draw(state: State, rng: random.Random) -> list[Note]:
@@ -32,24 +33,28 @@ def draw(state: State, rng: random.Random) -> list[Note]:
     news = state["biz_news"]
     if not news["deck"] and not news["discard"]:
         state["step"] = "number_dice"
-        return [Note("Biz News came up, but this game has no Biz News cards.")]
+        return [Note(message("Biz News came up, but this game has no Biz News cards."))]
     notes = []
     if not news["deck"]:
         news["deck"], news["discard"] = news["discard"], []
         rng.shuffle(news["deck"])
-        notes.append(Note("The Biz News deck is empty: the discard pile is shuffled into a "
-                          "new deck."))
+        notes.append(Note(message("The Biz News deck is empty: the discard pile is shuffled "
+                                  "into a new deck.")))
     card_index = news["deck"].pop(0)
     news["last"] = card_index
     card = news["cards"][card_index]
-    notes.append(Note(f"Biz News: {card['name']}. {card['text']}".strip(), reveal=True))
+    # The card's name and text are the box's or the host's words: parameters, not messages.
+    shown = (message("Biz News: %(card)s. %(text)s", card=card["name"], text=card["text"].strip())
+             if card["text"].strip() else message("Biz News: %(card)s.", card=card["name"]))
+    notes.append(Note(shown, reveal=True))
     state["pending"] = {"card": card_index, "industry": None, "prompts": []}
     effect = card["effect"]
     if effect["kind"] in ROLLED_EFFECTS:
         roller = roller_seat(state)["player"]
-        _ask(state, roller, "roll", f"{card['name']}: roll the Industry die and enter the "
-             "face (Biz News: roll again).", ROLL_CHOICES,
-             {face: INDUSTRY_NAMES.get(face, "Biz News") for face in ROLL_CHOICES})
+        _ask(state, roller, "roll", message("%(card)s: roll the Industry die and enter the face "
+                                            "(Biz News: roll again).", card=card["name"]),
+             ROLL_CHOICES,
+             {face: INDUSTRY_NAMES.get(face, BIZ_NEWS_NAME) for face in ROLL_CHOICES})
     else:
         notes += EFFECTS[effect["kind"]](state, effect, None)
     return notes + _finish_if_settled(state)
@@ -71,14 +76,15 @@ def answer(state: State, player: int, choice: str) -> list[Note]:
     prompt = prompt_for(state, player)
     seat = seat_of(state, player)
     if prompt["kind"] == "roll" and choice == BIZ_NEWS_FACE:
-        return [Note(f"{{name:{player}}} rolled Biz News: roll the Industry die again.")]
+        return [Note(message("%(player)s rolled Biz News: roll the Industry die again.",
+                             player=Player(player)))]
     state["pending"]["prompts"].remove(prompt)
     notes = ANSWERS[prompt["kind"]](state, seat, choice)
     return notes + _finish_if_settled(state)
 
 
-def _ask(state: State, player: int, kind: str, prompt: str, choices: list[str],
-         labels: dict[str, str]) -> None:
+def _ask(state: State, player: int, kind: str, prompt: Message, choices: list[str],
+         labels: dict[str, Message]) -> None:
     state["pending"]["prompts"].append({"player": player, "kind": kind, "prompt": prompt,
                                         "choices": choices, "labels": labels})
 
@@ -91,7 +97,8 @@ def _finish_if_settled(state: State) -> list[Note]:
     state["biz_news"]["discard"].append(pending["card"])
     state["pending"] = None
     state["step"] = "number_dice"
-    return [Note(f"{{name:{roller_seat(state)['player']}}} rolls the number dice.")]
+    return [Note(message("%(player)s rolls the number dice.",
+                         player=Player(roller_seat(state)["player"])))]
 
 
 def _affected(state: State, effect: dict) -> list[dict]:
@@ -100,14 +107,26 @@ def _affected(state: State, effect: dict) -> list[dict]:
     return seats_from_roller(state)
 
 
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else plural or word + 's'}"
+def _assets(count: int) -> Message:
+    return plural("%(count)s Asset", "%(count)s Assets", "count", count=count)
 
 
-def _charge(state: State, seat: dict, owed: int, why: str) -> Note:
+def _industry_assets(count: int, industry: str) -> Message:
+    return plural("%(count)s %(industry)s Asset", "%(count)s %(industry)s Assets", "count",
+                  count=count, industry=INDUSTRY_NAMES[industry])
+
+
+def _times(counted: Message, amount: int) -> Message:
+    """"2 Assets x 5": why a player pays or collects what they do."""
+    return message("%(counted)s x %(amount)s", counted=counted, amount=amount)
+
+
+def _charge(state: State, seat: dict, owed: int, why: Message) -> Note:
     card = current_card(state)["name"]
     paid = pay(state, seat, owed, f"{card}: {why}")
-    return Note(f"{{name:{seat['player']}}} pays {paid_text(owed, paid)} for {card} ({why}).")
+    return Note(message("%(player)s pays %(paid)s for %(card)s (%(why)s).",
+                        player=Player(seat["player"]), paid=paid_text(owed, paid), card=card,
+                        why=why))
 
 
 # -- the effects: each returns its notes and may ask players ---------------------------
@@ -116,7 +135,7 @@ def _pay_per_asset(state: State, effect: dict, industry: str | None) -> list[Not
     for seat in _affected(state, effect):
         count = len(seat["assets"])
         owed = effect["amount"] * count
-        why = f"{_plural(count, 'Asset')} x {effect['amount']}"
+        why = _times(_assets(count), effect["amount"])
         if not owed:
             continue
         if effect["payer"] == "player":
@@ -124,11 +143,12 @@ def _pay_per_asset(state: State, effect: dict, industry: str | None) -> list[Not
             continue
         card = current_card(state)["name"]
         paid = collect(state, seat, owed, f"{card}: {why}")
-        notes.append(Note(f"{{name:{seat['player']}}} collects {collected_text(owed, paid)} "
-                          f"for {card} ({why})."))
+        notes.append(Note(message("%(player)s collects %(paid)s for %(card)s (%(why)s).",
+                                  player=Player(seat["player"]),
+                                  paid=collected_text(owed, paid), card=card, why=why)))
         if is_over(state):
             break
-    return notes or [Note("Nobody pays or collects anything.")]
+    return notes or [Note(message("Nobody pays or collects anything."))]
 
 
 def _pay_per_industry(state: State, effect: dict, industry: str | None) -> list[Note]:
@@ -136,13 +156,14 @@ def _pay_per_industry(state: State, effect: dict, industry: str | None) -> list[
     for seat in _affected(state, effect):
         count = len(industries_owned(seat))
         owed = effect["amount"] * count
-        why = f"{_plural(count, 'industry', 'industries')} x {effect['amount']}"
+        why = _times(plural("%(count)s industry", "%(count)s industries", "count",
+                            count=count), effect["amount"])
         if effect["cap"] is not None and owed > effect["cap"]:
             owed = effect["cap"]
-            why += f", at most {effect['cap']}"
+            why = message("%(why)s, at most %(cap)s", why=why, cap=effect["cap"])
         if owed:
             notes.append(_charge(state, seat, owed, why))
-    return notes or [Note("Nobody owns anything to pay for.")]
+    return notes or [Note(message("Nobody owns anything to pay for."))]
 
 
 def _fine_largest_industry(state: State, effect: dict, industry: str | None) -> list[Note]:
@@ -158,19 +179,19 @@ def _fine_largest_industry(state: State, effect: dict, industry: str | None) -> 
             continue
         fine = effect["amount"] * most
         _ask(state, seat["player"], "fine_industry",
-             f"{current_card(state)['name']}: your largest industries are tied. Choose the one "
-             "you pay the fine for.", largest,
-             {ind: f"{INDUSTRY_NAMES[ind]}: {_plural(most, 'Asset')}, fine {fine}"
-              for ind in largest})
-        notes.append(Note(f"{{name:{seat['player']}}} chooses which tied industry to pay the "
-                          "fine for."))
-    return notes or [Note("Nobody owns an Asset to be fined for.")]
+             message("%(card)s: your largest industries are tied. Choose the one you pay the "
+                     "fine for.", card=current_card(state)["name"]), largest,
+             {ind: message("%(industry)s: %(assets)s, fine %(fine)s", industry=INDUSTRY_NAMES[ind],
+                           assets=_assets(most), fine=fine) for ind in largest})
+        notes.append(Note(message("%(player)s chooses which tied industry to pay the fine for.",
+                                  player=Player(seat["player"]))))
+    return notes or [Note(message("Nobody owns an Asset to be fined for."))]
 
 
 def _fine(state: State, seat: dict, industry: str, per_asset: int) -> Note:
     count = len(assets_of(seat, industry))
     return _charge(state, seat, per_asset * count,
-                   f"{_plural(count, INDUSTRY_NAMES[industry] + ' Asset')} x {per_asset}")
+                   _times(_industry_assets(count, industry), per_asset))
 
 
 def _roll_then_pay(state: State, effect: dict, industry: str) -> list[Note]:
@@ -179,9 +200,9 @@ def _roll_then_pay(state: State, effect: dict, industry: str) -> list[Note]:
         count = len(assets_of(seat, industry))
         if count:
             notes.append(_charge(state, seat, effect["amount"] * count,
-                                 f"{_plural(count, INDUSTRY_NAMES[industry] + ' Asset')} x "
-                                 f"{effect['amount']}"))
-    return notes or [Note(f"Nobody owns a {INDUSTRY_NAMES[industry]} Asset.")]
+                                 _times(_industry_assets(count, industry), effect["amount"])))
+    return notes or [Note(message("Nobody owns a %(industry)s Asset.",
+                                  industry=INDUSTRY_NAMES[industry]))]
 
 
 def _roll_then_discard(state: State, effect: dict, industry: str) -> list[Note]:
@@ -196,19 +217,21 @@ def _roll_then_discard(state: State, effect: dict, industry: str) -> list[Note]:
             notes.append(_discard_note(state, seat, tied[0]))
             continue
         _ask(state, seat["player"], "discard_asset",
-             f"{current_card(state)['name']}: your highest-priced "
-             f"{INDUSTRY_NAMES[industry]} Assets are tied. Choose the one to discard.",
+             message("%(card)s: your highest-priced %(industry)s Assets are tied. Choose the "
+                     "one to discard.", card=current_card(state)["name"],
+                     industry=INDUSTRY_NAMES[industry]),
              [str(asset["id"]) for asset in tied],
-             {str(asset["id"]): f"{label(asset)} (price {asset['price']}, pays "
-                                f"{asset['payout']})" for asset in tied})
-        notes.append(Note(f"{{name:{seat['player']}}} chooses which tied Asset to discard."))
-    return notes or [Note(f"Nobody owns a {INDUSTRY_NAMES[industry]} Asset card.")]
+             {str(asset["id"]): message("%(asset)s (price %(price)s, pays %(payout)s)",
+                                        asset=label(asset), price=asset["price"],
+                                        payout=asset["payout"]) for asset in tied})
+        notes.append(Note(message("%(player)s chooses which tied Asset to discard.",
+                                  player=Player(seat["player"]))))
+    return notes or [Note(nobody_owns_card(industry))]
 
 
 def _discard_note(state: State, seat: dict, asset: dict) -> Note:
-    name = label(asset)
-    where = discard(state, seat, asset)
-    return Note(f"{{name:{seat['player']}}}'s {name} {where}.")
+    named = owned_by(asset, seat["player"])
+    return Note(message("%(discarded)s.", discarded=discard(state, seat, asset, named)))
 
 
 def _liquidation(state: State, effect: dict, industry: str) -> list[Note]:
@@ -216,19 +239,24 @@ def _liquidation(state: State, effect: dict, industry: str) -> list[Note]:
                 for seat in seats_from_roller(state)}
     most = max(len(owned) for owned in holdings.values())
     if not most:
-        return [Note(f"Nobody owns a {INDUSTRY_NAMES[industry]} Asset card.")]
+        return [Note(nobody_owns_card(industry))]
     notes = []
     for seat in seats_from_roller(state):
         owned = holdings[seat["player"]]
         if len(owned) == most:
-            notes.append(Note(f"{{name:{seat['player']}}} owns the most "
-                              f"{INDUSTRY_NAMES[industry]} Assets ({most}): "
-                              f"{discard_all(state, seat, owned)}."))
+            notes.append(Note(message("%(player)s owns the most %(industry)s Assets (%(most)s): "
+                                      "%(discarded)s.", player=Player(seat["player"]),
+                                      industry=INDUSTRY_NAMES[industry], most=most,
+                                      discarded=discard_all(state, seat, owned))))
     return notes
 
 
 def _manual(state: State, effect: dict, industry: str | None) -> list[Note]:
-    return [Note("The host applies this card by hand with a Bank adjustment.")]
+    return [Note(message("The host applies this card by hand with a Bank adjustment."))]
+
+
+def nobody_owns_card(industry: str) -> Message:
+    return message("Nobody owns a %(industry)s Asset card.", industry=INDUSTRY_NAMES[industry])
 
 
 EffectFunction = Callable[[State, dict, "str | None"], list[Note]]
@@ -247,7 +275,9 @@ EFFECTS: dict[str, EffectFunction] = {
 def _answer_roll(state: State, seat: dict, face: str) -> list[Note]:
     state["pending"]["industry"] = face
     card = current_card(state)
-    note = Note(f"{{name:{seat['player']}}} rolled {INDUSTRY_NAMES[face]} for {card['name']}.")
+    note = Note(message("%(player)s rolled %(industry)s for %(card)s.",
+                        player=Player(seat["player"]), industry=INDUSTRY_NAMES[face],
+                        card=card["name"]))
     return [note, *EFFECTS[card["effect"]["kind"]](state, card["effect"], face)]
 
 

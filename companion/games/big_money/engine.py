@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import random
 
-from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Standing,
-                      State, StrictModel, competition_places, join_names)
+from ..engine import (HOST, Game, IllegalAction, Message, Note, NotYourTurn, Player, Result,
+                      Standing, State, StrictModel, competition_places, listed, message,
+                      players, semicolons)
 from . import biz_news
 from .action_templates import adjust_template, reveal_template, step_templates
 from .assets import (INDUSTRY_NAMES, deck_is_empty, describe, discard, empty_slots,
                      find_owned, label, new_startup, place_known_card, place_new_card,
-                     prepare_refill, public_asset, startup_of)
+                     prepare_refill, public_asset, startup_name, startup_of)
 from .bank import collect, is_over, pay, roller_seat, seat_of, seats_from_roller
 from .box import load_box, proposed_payout
 from .models import (BIZ_NEWS_FACE, INDUSTRIES, MARKET_SLOTS, Adjust, Buy, Choose,
@@ -28,13 +29,16 @@ from .payouts import collect_for_industry, collect_for_number_dice
 
 # What each step waits for, said when a move comes at the wrong time.
 NEXT_MOVE = {
-    "setup": "every player takes a Start-Up and the market is filled first",
-    "industry": "enter the Industry die first",
-    "biz_news": "answer the Biz News card first",
-    "number_dice": "enter the number dice first",
-    "buy": "buy an Asset or end the turn",
-    "refill": "reveal the new Asset into the market first",
+    "setup": message("every player takes a Start-Up and the market is filled first"),
+    "industry": message("enter the Industry die first"),
+    "biz_news": message("answer the Biz News card first"),
+    "number_dice": message("enter the number dice first"),
+    "buy": message("buy an Asset or end the turn"),
+    "refill": message("reveal the new Asset into the market first"),
 }
+# The moves a roller makes, as a refusal at the wrong step names them.
+DOING = {"buy": message("buy"), "industry": message("industry"),
+         "number_dice": message("number_dice"), "end": message("end the turn")}
 PROMPT_KEYS = ("player", "prompt", "choices", "labels")
 # The bots' revealed cards: prices a card might print, a name now and then.
 BOT_PRICES = (5, 10, 15, 20, 25, 30, 40, 50, 60)
@@ -122,22 +126,21 @@ class BigMoney(Game):
               rng: random.Random) -> list[Note]:
         notes = super().apply(state, player, action, rng)
         if is_over(state):
-            last_bill = f"{{name:{state['last_bill']}}}"
-            notes.append(Note(f"The Bank is empty: {last_bill} took the last bill and "
-                              "the game is over."))
+            notes.append(Note(message("The Bank is empty: %(player)s took the last bill and "
+                                      "the game is over.", player=Player(state["last_bill"]))))
         return notes
 
     def check_actor(self, state: State, player: int | None, action) -> None:
         if is_over(state):
-            raise IllegalAction("The game is over: the Bank has paid its last bill.")
+            raise IllegalAction(message("The game is over: the Bank has paid its last bill."))
         if action.type in self.host_actions:
             if player is not HOST:
-                raise NotYourTurn("Only the host can adjust the Bank.")
+                raise NotYourTurn(message("Only the host can adjust the Bank."))
             return
         if player is HOST:
-            raise NotYourTurn("The host acts for a player: say which player.")
+            raise NotYourTurn(message("The host acts for a player: say which player."))
         if seat_of(state, player) is None:
-            raise NotYourTurn("You are not playing at this table.")
+            raise NotYourTurn(message("You are not playing at this table."))
 
     @staticmethod
     def _require_turn(state: State, player: int, steps: tuple[str, ...],
@@ -146,25 +149,28 @@ class BigMoney(Game):
         step = state["step"]
         everyone_acts = step in ("setup", "biz_news")
         if not everyone_acts and roller_seat(state)["player"] != player:
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn(message("It is not your turn."))
         if step not in steps:
-            raise IllegalAction(f"You cannot {doing} now: {NEXT_MOVE[step]}.")
+            raise IllegalAction(message("You cannot %(doing)s now: %(next)s.",
+                                        doing=DOING[doing], next=NEXT_MOVE[step]))
 
     # setup
     def _startup(self, state: State, player: int, action: Startup,
                  rng: random.Random) -> list[Note]:
         if state["step"] != "setup":
-            raise IllegalAction("Start-Up Assets are chosen before the first turn.")
+            raise IllegalAction(message("Start-Up Assets are chosen before the first turn."))
         seat = seat_of(state, player)
         industry = INDUSTRY_NAMES[action.industry]
         startup = startup_of(seat)
         if startup:
-            startup.update(industry=action.industry, name=f"{industry} Start-Up")
-            text = f"{{name:{player}}} switches their Start-Up to {industry}."
+            startup.update(industry=action.industry, name=startup_name(action.industry))
+            text = message("%(player)s switches their Start-Up to %(industry)s.",
+                           player=Player(player), industry=industry)
         else:
             payout = state["rules"]["startup_payout"]
             seat["assets"].append(new_startup(state, action.industry, payout))
-            text = f"{{name:{player}}} takes a {industry} Start-Up."
+            text = message("%(player)s takes a %(industry)s Start-Up.", player=Player(player),
+                           industry=industry)
         return [Note(text), *self._start_if_ready(state)]
 
     @staticmethod
@@ -174,29 +180,31 @@ class BigMoney(Game):
             return []
         state["step"] = "industry"
         first = roller_seat(state)["player"]
-        return [Note("Every player has a Start-Up and the market is full: "
-                     f"{{name:{first}}} rolls first.")]
+        return [Note(message("Every player has a Start-Up and the market is full: %(player)s "
+                             "rolls first.", player=Player(first)))]
 
     # the market
     def _reveal(self, state: State, player: int, action: Reveal,
                 rng: random.Random) -> list[Note]:
-        space = f"Market space {action.slot + 1}"
+        space = action.slot + 1
         if state["market"][action.slot] is not None:
-            raise IllegalAction(f"{space} already holds an Asset.")
+            raise IllegalAction(message("Market space %(space)s already holds an Asset.",
+                                        space=space))
         if deck_is_empty(state):
-            raise IllegalAction(f"The Asset deck is empty: {space} stays empty until "
-                                "the next Asset is discarded.")
+            raise IllegalAction(message("The Asset deck is empty: Market space %(space)s stays "
+                                        "empty until the next Asset is discarded.", space=space))
         reshuffled = state["asset_deck"]["reshuffled"]
         if action.asset_id is not None:
             if all(asset["id"] != action.asset_id for asset in reshuffled):
-                raise IllegalAction("That card is not in the reshuffled Asset deck.")
+                raise IllegalAction(message("That card is not in the reshuffled Asset deck."))
             asset = place_known_card(state, action.slot, action.asset_id)
         elif reshuffled:
-            raise IllegalAction("The Asset deck is the reshuffled discard pile: pick "
-                                "the card you revealed from it.")
+            raise IllegalAction(message("The Asset deck is the reshuffled discard pile: pick "
+                                        "the card you revealed from it."))
         else:
             asset = place_new_card(state, action.slot, action.asset)
-        notes = [Note(f"{{name:{player}}} reveals {describe(asset)} into {space}.")]
+        notes = [Note(message("%(player)s reveals %(asset)s into Market space %(space)s.",
+                              player=Player(player), asset=describe(asset), space=space))]
         if state["step"] == "setup":
             notes += self._start_if_ready(state)
         elif state["step"] == "refill" and action.slot == state["refill_slot"]:
@@ -209,15 +217,17 @@ class BigMoney(Game):
         asset = state["market"][action.slot]
         seat = roller_seat(state)
         if asset is None:
-            raise IllegalAction(f"Market space {action.slot + 1} is empty.")
+            raise IllegalAction(message("Market space %(space)s is empty.",
+                                        space=action.slot + 1))
         price = asset["price"]
         if price > seat["money"]:
-            raise IllegalAction(f"The {label(asset)} costs {price}; you have "
-                                f"{seat['money']}.")
+            raise IllegalAction(message("The %(asset)s costs %(price)s; you have %(money)s.",
+                                        asset=label(asset), price=price, money=seat["money"]))
         pay(state, seat, price, f"bought the {label(asset)}")
         seat["assets"].append(asset)
         state["market"][action.slot] = None
-        notes = [Note(f"{{name:{player}}} buys {describe(asset)} for {price}.")]
+        notes = [Note(message("%(player)s buys %(asset)s for %(price)s.", player=Player(player),
+                              asset=describe(asset), price=price))]
         awaited, refill_note = prepare_refill(state, action.slot)
         notes.append(refill_note)
         if awaited:
@@ -230,14 +240,15 @@ class BigMoney(Game):
     # the turn
     def _industry(self, state: State, player: int, action: RollIndustry,
                   rng: random.Random) -> list[Note]:
-        self._require_turn(state, player, ("industry",), "roll the Industry die")
+        self._require_turn(state, player, ("industry",), "industry")
         state["industry"] = action.face
         state["ledger"] = []
         if action.face == BIZ_NEWS_FACE:
             state["step"] = "biz_news"
-            rolled = Note(f"{{name:{player}}} rolled Biz News.")
+            rolled = Note(message("%(player)s rolled Biz News.", player=Player(player)))
             return [rolled, *biz_news.draw(state, rng)]
-        rolled = Note(f"{{name:{player}}} rolled {INDUSTRY_NAMES[action.face]}.")
+        rolled = Note(message("%(player)s rolled %(industry)s.", player=Player(player),
+                              industry=INDUSTRY_NAMES[action.face]))
         notes = [rolled, *collect_for_industry(state, action.face)]
         if not is_over(state):
             state["step"] = "number_dice"
@@ -245,7 +256,7 @@ class BigMoney(Game):
 
     def _number_dice(self, state: State, player: int, action: NumberDice,
                      rng: random.Random) -> list[Note]:
-        self._require_turn(state, player, ("number_dice",), "enter the number dice")
+        self._require_turn(state, player, ("number_dice",), "number_dice")
         note = collect_for_number_dice(state, action.dice)
         if not is_over(state):
             state["step"] = "buy"
@@ -253,64 +264,69 @@ class BigMoney(Game):
 
     def _end_turn(self, state: State, player: int, action: EndTurn,
                   rng: random.Random) -> list[Note]:
-        self._require_turn(state, player, ("buy", "refill"), "end the turn")
+        self._require_turn(state, player, ("buy", "refill"), "end")
         if state["step"] == "refill":
-            space = f"Market space {state['refill_slot'] + 1}"
-            text = f"{{name:{player}}} ends the turn; {space} stays empty."
+            text = message("%(player)s ends the turn; Market space %(space)s stays empty.",
+                           player=Player(player), space=state["refill_slot"] + 1)
         else:
-            text = f"{{name:{player}}} ends the turn without buying."
+            text = message("%(player)s ends the turn without buying.", player=Player(player))
         return [Note(text), self._next_turn(state)]
 
     @staticmethod
     def _next_turn(state: State) -> Note:
         state["roller"] = (state["roller"] + 1) % len(state["seats"])
         state.update(step="industry", industry=None, dice=None, refill_slot=None)
-        return Note(f"{{name:{roller_seat(state)['player']}}} rolls next.")
+        return Note(message("%(player)s rolls next.", player=Player(roller_seat(state)["player"])))
 
     # Biz News and the host
     def _choose(self, state: State, player: int, action: Choose,
                 rng: random.Random) -> list[Note]:
         if state["step"] != "biz_news":
-            raise IllegalAction("There is no Biz News question to answer.")
+            raise IllegalAction(message("There is no Biz News question to answer."))
         prompt = biz_news.prompt_for(state, player)
         if prompt is None:
-            raise NotYourTurn("The Biz News card is not asking you anything.")
+            raise NotYourTurn(message("The Biz News card is not asking you anything."))
         if action.choice not in prompt["choices"]:
             labels = prompt["labels"]
-            offered = ", ".join(labels[choice] for choice in prompt["choices"])
-            raise IllegalAction(f"Choose one of: {offered}.")
+            offered = listed((labels[choice] for choice in prompt["choices"]), tally=True)
+            raise IllegalAction(message("Choose one of: %(choices)s.", choices=offered))
         return biz_news.answer(state, player, action.choice)
 
     def _adjust(self, state: State, player: int | None, action: Adjust,
                 rng: random.Random) -> list[Note]:
         seat = seat_of(state, action.player)
         if seat is None:
-            raise IllegalAction("That player is not at this table.")
+            raise IllegalAction(message("That player is not at this table."))
         asset = None
         if action.discard_asset is not None:
             asset = find_owned(seat, action.discard_asset)
             if asset is None:
-                raise IllegalAction("That player does not own that Asset.")
+                raise IllegalAction(message("That player does not own that Asset."))
             if asset["id"] in biz_news.asset_ids_in_prompts(state):
-                raise IllegalAction("That Asset is waiting on a Biz News choice.")
+                raise IllegalAction(message("That Asset is waiting on a Biz News choice."))
         elif not action.amount:
-            raise IllegalAction("Give an amount to pay, or an Asset to discard.")
+            raise IllegalAction(message("Give an amount to pay, or an Asset to discard."))
         if action.amount > state["bank"]:
-            raise IllegalAction(f"The Bank holds only {state['bank']}.")
+            raise IllegalAction(message("The Bank holds only %(bank)s.", bank=state["bank"]))
         if -action.amount > seat["money"]:
-            raise IllegalAction(f"That player has only {seat['money']}.")
-        name = f"{{name:{seat['player']}}}"
+            raise IllegalAction(message("That player has only %(money)s.", money=seat["money"]))
+        name = Player(seat["player"])
         reason = f"adjustment: {action.note}"
         parts = []
         if asset is not None:
-            parts.append(f"the {label(asset)} of {name} {discard(state, seat, asset)}")
+            named = message("the %(asset)s of %(player)s", asset=label(asset), player=name)
+            parts.append(discard(state, seat, asset, named))
         if action.amount > 0:
             collect(state, seat, action.amount, reason)
-            parts.append(f"the Bank pays {name} {action.amount}")
+            parts.append(message("the Bank pays %(player)s %(amount)s", player=name,
+                                 amount=action.amount))
         elif action.amount < 0:
             pay(state, seat, -action.amount, reason)
-            parts.append(f"{name} pays the Bank {-action.amount}")
-        return [Note(f"The host adjusts: {'; '.join(parts)} ({action.note}).")]
+            parts.append(message("%(player)s pays the Bank %(amount)s", player=name,
+                                 amount=-action.amount))
+        # The note is the host's own words: a parameter, never translated.
+        return [Note(message("The host adjusts: %(changes)s (%(note)s).",
+                             changes=semicolons(parts), note=action.note))]
 
     moves = {Startup: _startup, Reveal: _reveal, RollIndustry: _industry,
              NumberDice: _number_dice, Buy: _buy, EndTurn: _end_turn, Choose: _choose,
@@ -378,18 +394,20 @@ class BigMoney(Game):
         places = competition_places([(player, (money[player],)) for player in money])
         standings = [Standing(player, place, money[player]) for player, place in places]
         standings.sort(key=lambda standing: (standing.place, standing.player))
-        return Result(standings, self._explain(state, standings), "$")
+        return Result(standings, self._explain(state, standings), message("$"))
 
     @staticmethod
-    def _explain(state: State, standings: list[Standing]) -> str:
+    def _explain(state: State, standings: list[Standing]) -> Message:
         first = [standing for standing in standings if standing.place == 1]
         best = first[0].score
-        last_bill = f"{{name:{state['last_bill']}}}"
-        ending = f"The Bank ran out when {last_bill} took the last bill."
-        names = join_names([f"{{name:{standing.player}}}" for standing in first])
+        last_bill = Player(state["last_bill"])
+        names = players(standing.player for standing in first)
         if len(first) == 1:
-            return f"{ending} {names} wins with the most money, {best}."
-        return f"{ending} {names} share the win with {best} each."
+            return message("The Bank ran out when %(last)s took the last bill. %(players)s wins "
+                           "with the most money, %(money)s.", last=last_bill, players=names,
+                           money=best)
+        return message("The Bank ran out when %(last)s took the last bill. %(players)s share "
+                       "the win with %(money)s each.", last=last_bill, players=names, money=best)
 
     def box_data(self) -> dict:
         return load_box()

@@ -2,7 +2,7 @@
 number dice pay the roller the single best category their roll fits."""
 from __future__ import annotations
 
-from ..engine import Note, State
+from ..engine import Message, Note, Player, State, message, plural
 from .assets import INDUSTRY_NAMES, assets_of, discard_all
 from .bank import collect, collected_text, is_over, roller_seat, seats_from_roller
 from .dice import best_category
@@ -31,7 +31,8 @@ def collect_for_industry(state: State, industry: str) -> list[Note]:
         if is_over(state):
             break
     if not notes:
-        notes.append(Note(f"Nobody collects for {INDUSTRY_NAMES[industry]}."))
+        notes.append(Note(message("Nobody collects for %(industry)s.",
+                                  industry=INDUSTRY_NAMES[industry])))
     return notes
 
 
@@ -39,17 +40,25 @@ def _collect_for_assets(state: State, seat: dict, industry: str, owned: list[dic
                         owed: int) -> Note:
     name = INDUSTRY_NAMES[industry]
     paid = collect(state, seat, owed, f"{name} Assets")
-    assets = "assets" if len(owned) > 1 else "asset"
-    payouts = " + ".join(str(asset["payout"]) for asset in owned)
-    collected = collected_text(owed, paid)
-    text = f"{{name:{seat['player']}}} collects {collected}: {name} {assets} {payouts}"
+    payouts = plus([asset["payout"] for asset in owned])
+    why = plural("%(industry)s asset %(payouts)s", "%(industry)s assets %(payouts)s", "count",
+                 industry=name, payouts=payouts, count=len(owned))
     bonus = industry_bonus(state, len(owned))
     if bonus:
-        text += f", bonus {bonus}"
+        why = message("%(why)s, bonus %(bonus)s", why=why, bonus=bonus)
     stocks = [asset for asset in owned if asset["stock"]]
     if stocks:
-        text += f"; {discard_all(state, seat, stocks)}"
-    return Note(text + ".")
+        why = message("%(why)s; %(discarded)s", why=why,
+                      discarded=discard_all(state, seat, stocks))
+    return Note(message("%(player)s collects %(paid)s: %(why)s.", player=Player(seat["player"]),
+                        paid=collected_text(owed, paid), why=why))
+
+
+def plus(amounts: list[int]) -> int | Message:
+    """10, or "10 + 5 + 5": the payouts that add up to a collection."""
+    if len(amounts) == 1:
+        return amounts[0]
+    return message("%(amount)s + %(more)s", amount=amounts[0], more=plus(amounts[1:]))
 
 
 def collect_for_number_dice(state: State, dice: list[int]) -> Note:
@@ -62,12 +71,16 @@ def collect_for_number_dice(state: State, dice: list[int]) -> Note:
         "name": CATEGORY_NAMES.get(category),
         "payout": payout,
     }
+    # The dice as rolled ("3 3 5 6 1"): digits that read the same in every language.
     rolled = " ".join(str(die) for die in dice)
-    said = f"{{name:{roller['player']}}} rolled {rolled}"
+    player = Player(roller["player"])
     if category is None:
-        return Note(f"{said}: no payout.")
+        return Note(message("%(player)s rolled %(dice)s: no payout.", player=player, dice=rolled))
     name = CATEGORY_NAMES[category]
     if not payout:
-        return Note(f"{said}: {name}, which pays nothing.")
+        return Note(message("%(player)s rolled %(dice)s: %(category)s, which pays nothing.",
+                            player=player, dice=rolled, category=name))
     paid = collect(state, roller, payout, name)
-    return Note(f"{said}: {name}, collects {collected_text(payout, paid)}.")
+    return Note(message("%(player)s rolled %(dice)s: %(category)s, collects %(paid)s.",
+                        player=player, dice=rolled, category=name,
+                        paid=collected_text(payout, paid)))

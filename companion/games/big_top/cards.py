@@ -1,14 +1,14 @@
 """Big Top's box: the 52-card deck, the piles, the charts and the scoring track."""
 from __future__ import annotations
 
-from ..engine import join_names
+from ..engine import Message, Player, listed, message
 
 SUITS = ("clowns", "sideshow", "animals", "performers")
-SUIT_TITLES = {"clowns": "Clowns", "sideshow": "Sideshow", "animals": "Animals",
-               "performers": "Performers"}
+SUIT_TITLES = {"clowns": message("Clowns"), "sideshow": message("Sideshow"),
+               "animals": message("Animals"), "performers": message("Performers")}
 # As the rulebook names single cards: "the dark 1 Animal card", "the Performer poster".
-CARD_NOUNS = {"clowns": "Clown", "sideshow": "Sideshow", "animals": "Animal",
-              "performers": "Performer"}
+CARD_NOUNS = {"clowns": message("Clown"), "sideshow": message("Sideshow"),
+              "animals": message("Animal"), "performers": message("Performer")}
 RANKS = ("P",) + tuple(f"L{n}" for n in range(1, 7)) + tuple(f"D{n}" for n in range(1, 7))
 DECK = tuple(f"{suit}-{rank}" for suit in SUITS for rank in RANKS)
 DECK_ORDER = {card: index for index, card in enumerate(DECK)}
@@ -27,12 +27,18 @@ def card_parts(card: str) -> tuple[str, str, int]:
     return suit, "light" if rank[0] == "L" else "dark", int(rank[1])
 
 
-def card_label(card: str) -> str:
+def card_label(card: str) -> Message:
     """"dark 4 Sideshow", "light 1 Performer", "Clown Poster"."""
     suit, shade, number = card_parts(card)
+    return shaded_card(suit, shade, number)
+
+
+def shaded_card(suit: str, shade: str, number: int) -> Message:
     if shade == "poster":
-        return f"{CARD_NOUNS[suit]} Poster"
-    return f"{shade} {number} {CARD_NOUNS[suit]}"
+        return message("%(suit)s Poster", suit=CARD_NOUNS[suit])
+    if shade == "light":
+        return message("light %(number)s %(suit)s", number=number, suit=CARD_NOUNS[suit])
+    return message("dark %(number)s %(suit)s", number=number, suit=CARD_NOUNS[suit])
 
 
 def deck_sorted(cards) -> list[str]:
@@ -52,13 +58,13 @@ def is_playable(piles: dict, card: str) -> bool:
     return pile["poster"] and pile[shade] == number - 1
 
 
-def next_needed(piles: dict, card: str) -> str:
-    """What the card's pile waits for, in words."""
+def next_needed(piles: dict, card: str) -> Message:
+    """The card the card's pile waits for, named."""
     suit, shade, _ = card_parts(card)
     pile = piles[suit]
     if not pile["poster"]:
-        return f"the {CARD_NOUNS[suit]} Poster"
-    return f"the {shade} {pile[shade] + 1} {CARD_NOUNS[suit]}"
+        return shaded_card(suit, "poster", 0)
+    return shaded_card(suit, shade, pile[shade] + 1)
 
 
 def put_on_pile(piles: dict, card: str) -> None:
@@ -102,13 +108,15 @@ def chart_cards(chart: dict) -> list[str]:
 def token_position(track: int) -> dict:
     """Where the physical scoring token goes: 23 is the +$20 side up on space 3."""
     if track == 0:
-        return {"space": None, "plus_20": False, "text": "beside the chart ($0)"}
+        return {"space": None, "plus_20": False, "text": message("beside the chart ($0)")}
     if track <= TRACK_SPACES:
-        return {"space": track, "plus_20": False, "text": f"face down on {track}"}
+        return {"space": track, "plus_20": False,
+                "text": message("face down on %(space)s", space=track)}
     space = min(track - TRACK_SPACES, TRACK_SPACES)
-    text = f"+$20 side up on {space}"
+    text = message("+$20 side up on %(space)s", space=space)
     if track > 2 * TRACK_SPACES:
-        text += f" (and ${track - 2 * TRACK_SPACES} more to remember)"
+        text = message("+$20 side up on %(space)s (and $%(more)s more to remember)",
+                       space=space, more=track - 2 * TRACK_SPACES)
     return {"space": space, "plus_20": True, "text": text}
 
 
@@ -119,9 +127,12 @@ def usual_hand_size(seat_index: int, dealer_index: int, players: int) -> int:
     return len(DECK) // players + (1 if order < len(DECK) % players else 0)
 
 
-def dollars_from(sources: list[dict]) -> str:
+def dollars_from(sources: list[dict]) -> Message:
     """"{name:4}'s called dark 4 Sideshow" or, for several, each with its value."""
     if len(sources) == 1:
-        return f"{{name:{sources[0]['player']}}}'s called {card_label(sources[0]['card'])}"
-    return join_names([f"{{name:{s['player']}}}'s called {card_label(s['card'])} "
-                       f"(${s['value']})" for s in sources])
+        return message("%(player)s's called %(card)s", player=Player(sources[0]["player"]),
+                       card=card_label(sources[0]["card"]))
+    return listed(message("%(player)s's called %(card)s ($%(value)s)",
+                          player=Player(s["player"]), card=card_label(s["card"]),
+                          value=s["value"]) for s in sources)
+

@@ -2,7 +2,7 @@
 gate receipts and the tracks (Big Top) paid out."""
 from __future__ import annotations
 
-from ..engine import Note, State
+from ..engine import Note, Player, State, message, plural, semicolons
 from .cards import card_parts, chart_cards, empty_chart, new_piles
 
 
@@ -22,8 +22,10 @@ def take_pot(state: State, winner: dict) -> tuple[Note, dict]:
     pot = state["pot"]
     winner["total"] += pot
     state["pot"] = 0
-    return (Note(f"{{name:{winner['player']}}} played their last card and takes the "
-                 f"pot: {pot} peanut{'s' if pot != 1 else ''}."), {"pot": pot})
+    return (Note(plural("%(player)s played their last card and takes the pot: %(count)s peanut.",
+                        "%(player)s played their last card and takes the pot: %(count)s "
+                        "peanuts.", "count", player=Player(winner["player"]), count=pot)),
+            {"pot": pot})
 
 
 def pay_receipts(state: State, winner: dict) -> tuple[Note, dict]:
@@ -41,8 +43,10 @@ def pay_receipts(state: State, winner: dict) -> tuple[Note, dict]:
         scores.append({"player": seat["player"], "went_out": seat is winner,
                        "completed": completed, "receipts": receipts,
                        "track": seat["track"], "score": score})
-        lines.append(f"{{name:{seat['player']}}} ${score} (${receipts} receipts + "
-                     f"${seat['track']} track)")
-    note = Note(f"{{name:{winner['player']}}} went out and ends deal {state['deal']}. "
-                f"Scores: " + "; ".join(lines) + ".", reveal=True)
+        lines.append(message("%(player)s $%(score)s ($%(receipts)s receipts + $%(track)s track)",
+                             player=Player(seat["player"]), score=score, receipts=receipts,
+                             track=seat["track"]))
+    note = Note(message("%(player)s went out and ends deal %(deal)s. Scores: %(scores)s.",
+                        player=Player(winner["player"]), deal=state["deal"],
+                        scores=semicolons(lines)), reveal=True)
     return note, {"seats": scores}

@@ -22,21 +22,22 @@ from __future__ import annotations
 
 import random
 
-from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
-                      competition_places, join_names)
+from ..engine import (Game, IllegalAction, Message, Note, NotYourTurn, Player, Result,
+                      Standing, State, competition_places, listed, message,
+                      plural)
 from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS,
                     EARNINGS_SHOWN, card_label, card_parts, chart_cards, deck_sorted,
                     dollars_from, empty_chart, is_playable, new_piles, next_needed,
                     put_on_pile, shift_down, token_position, usual_hand_size)
 from .deals import pay_receipts, start_deal, take_pot
-from .hands import check_deck, doubled_in, public_check, valid_entry
+from .explain import explain
+from .hands import check_deck, doubled_in, public_check, unknown_card, valid_entry
 from .models import Call, Hand, Options, Pass, Play, PlayCalled, Receipts
 
 FAN_TAN = "Fan Tan"
 
-# What one round of dealing and playing out is called: the rulebook's Big Top moves "on to
-# the next deal"; its Fan Tan "ends the hand".
-ROUND_WORDS = {"big-top": "deal", "fan-tan": "hand"}
+# One round of dealing and playing out is, as the rulebooks say, a "deal" in Big Top and a
+# "hand" in Fan Tan: each sentence naming it has both versions.
 
 
 class BigTop(Game):
@@ -95,10 +96,6 @@ class BigTop(Game):
         return state["variant"] == "fan-tan"
 
     @staticmethod
-    def _round_word(state: State) -> str:
-        return ROUND_WORDS[state["variant"]]
-
-    @staticmethod
     def _is_out(seat: dict) -> bool:
         return not seat["hand"] and not chart_cards(seat["chart"])
 
@@ -133,17 +130,19 @@ class BigTop(Game):
                            if is_playable(state["piles"], c))
 
     @staticmethod
-    def _call_refusal(state: State, seat: dict, card: str) -> str | None:
+    def _call_refusal(state: State, seat: dict, card: str) -> Message | None:
         """Why the seat may not call this hand card now, or None if it may."""
         suit, shade, _ = card_parts(card)
         if shade == "poster":
-            return "A Poster can never be called."
+            return message("A Poster can never be called.")
         if is_playable(state["piles"], card):
-            return f"You can play the {card_label(card)}, so you cannot call it."
+            return message("You can play the %(card)s, so you cannot call it.",
+                           card=card_label(card))
         if seat["chart"]["3"] is not None:
-            return "Your $3 space is taken, so you cannot call."
+            return message("Your $3 space is taken, so you cannot call.")
         if any(card_parts(c)[0] == suit for c in chart_cards(seat["chart"])):
-            return f"You already have a {CARD_NOUNS[suit]} card on your chart."
+            return message("You already have a %(suit)s card on your chart.",
+                           suit=CARD_NOUNS[suit])
         return None
 
     def actions(self, state: State, player: int | None) -> list[dict]:
@@ -169,22 +168,25 @@ class BigTop(Game):
     # -- changing it -----------------------------------------------------------------
     def check_actor(self, state: State, player: int | None, action) -> None:
         if self._seat(state, player) is None:
-            raise NotYourTurn("You are not playing at this table.")
+            raise NotYourTurn(message("You are not playing at this table."))
         if state["step"] == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(message("The game is over."))
 
     # hand entry
     def _enter_hand(self, state: State, player: int, action: Hand,
                     rng: random.Random) -> list[Note]:
         seat = self._seat(state, player)
         if state["step"] != "hands":
-            word = self._round_word(state)
-            raise IllegalAction(f"Hands are entered at the start of a {word}; this {word} "
-                                "is already under way.")
+            raise IllegalAction(message("Hands are entered at the start of a deal; this deal is "
+                                        "already under way.") if not self._fan_tan(state) else
+                                message("Hands are entered at the start of a hand; this hand is "
+                                        "already under way."))
         cards = valid_entry(action.cards)
         seat["hand"] = cards
-        notes = [Note(f"{{name:{player}}} entered their hand.",
-                      private={player: f"You entered your hand ({len(cards)} cards)."})]
+        notes = [Note(message("%(player)s entered their hand.", player=Player(player)),
+                      private={player: plural("You entered your hand (%(count)s card).",
+                                              "You entered your hand (%(count)s cards).",
+                                              "count", count=len(cards))})]
         if all(s["hand"] is not None for s in state["seats"]):
             notes += self._check_hands(state)
         return notes
@@ -195,52 +197,55 @@ class BigTop(Game):
         if failed is not None:
             return [failed]
         if self._fan_tan(state):
-            notes = [Note("Every hand is in and they make up the deck.")]
+            notes = [Note(message("Every hand is in and they make up the deck."))]
             return notes + self._start_play(state)
         state["step"] = "receipts"
-        return [Note("Every hand is in and they make up the deck. "
-                     "Place your gate receipts.")]
+        return [Note(message("Every hand is in and they make up the deck. "
+                             "Place your gate receipts."))]
 
     # receipts
     def _place_receipts(self, state: State, player: int, action: Receipts,
                         rng: random.Random) -> list[Note]:
         seat = self._seat(state, player)
         if self._fan_tan(state):
-            raise IllegalAction("Fan Tan uses no gate receipts.")
+            raise IllegalAction(message("Fan Tan uses no gate receipts."))
         if state["step"] != "receipts":
-            raise IllegalAction("Gate receipts are placed once every hand is entered, "
-                                "before play starts.")
+            raise IllegalAction(message("Gate receipts are placed once every hand is entered, "
+                                        "before play starts."))
         placement = action.receipts.model_dump()
         if sorted(placement.values()) != sorted(RECEIPT_VALUES):
-            raise IllegalAction("Place each receipt ($10, $7, $5 and $3) exactly once, "
-                                "one per suit.")
+            raise IllegalAction(message("Place each receipt ($10, $7, $5 and $3) exactly once, "
+                                        "one per suit."))
         seat["receipts"] = placement
-        told = ", ".join(f"${placement[suit]} on {SUIT_TITLES[suit]}" for suit in SUITS)
-        notes = [Note(f"{{name:{player}}} placed their gate receipts.",
-                      private={player: f"You placed {told}."})]
+        told = listed((message("$%(value)s on %(suit)s", value=placement[suit],
+                               suit=SUIT_TITLES[suit]) for suit in SUITS), tally=True)
+        notes = [Note(message("%(player)s placed their gate receipts.", player=Player(player)),
+                      private={player: message("You placed %(receipts)s.", receipts=told)})]
         if all(s["receipts"] is not None for s in state["seats"]):
-            notes.append(Note("Every gate receipt is placed."))
+            notes.append(Note(message("Every gate receipt is placed.")))
             notes += self._start_play(state)
         return notes
 
     # play
     def _require_turn(self, state: State, seat: dict) -> None:
         if state["step"] != "play":
-            raise IllegalAction("Play starts once every hand is entered"
-                                + ("." if self._fan_tan(state)
-                                   else " and every gate receipt is placed."))
+            raise IllegalAction(message("Play starts once every hand is entered.")
+                                if self._fan_tan(state) else
+                                message("Play starts once every hand is entered and every "
+                                        "gate receipt is placed."))
         if state["seats"][state["current"]] is not seat:
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn(message("It is not your turn."))
 
     def _require_no_called_play(self, state: State, seat: dict) -> None:
         called = self._playable_called(state, seat)
         if called:
-            raise IllegalAction(f"You must play your called {card_label(called[0])} first.")
+            raise IllegalAction(message("You must play your called %(card)s first.",
+                                        card=card_label(called[0])))
 
     @staticmethod
     def _known_card(card: str) -> None:
         if card not in DECK_ORDER:
-            raise IllegalAction(f"There is no card \"{card}\" in a Big Top deck.")
+            raise IllegalAction(unknown_card(card))
 
     def _play_called(self, state: State, player: int, action: PlayCalled,
                      rng: random.Random) -> list[Note]:
@@ -248,16 +253,17 @@ class BigTop(Game):
         self._require_turn(state, seat)
         self._known_card(action.card)
         if action.card not in chart_cards(seat["chart"]):
-            raise IllegalAction(f"The {card_label(action.card)} is not on your chart.")
+            raise IllegalAction(message("The %(card)s is not on your chart.",
+                                        card=card_label(action.card)))
         if not is_playable(state["piles"], action.card):
-            raise IllegalAction(f"Your called {card_label(action.card)} cannot be played "
-                                f"yet: its pile waits for "
-                                f"{next_needed(state['piles'], action.card)}.")
+            raise IllegalAction(message("Your called %(card)s cannot be played yet: its pile "
+                                        "waits for the %(needed)s.", card=card_label(action.card),
+                                        needed=next_needed(state["piles"], action.card)))
         space = next(s for s, c in seat["chart"].items() if c == action.card)
         seat["chart"][space] = None
         put_on_pile(state["piles"], action.card)
-        note = Note(f"{{name:{seat['player']}}} played their called "
-                    f"{card_label(action.card)}.")
+        note = Note(message("%(player)s played their called %(card)s.",
+                            player=Player(seat["player"]), card=card_label(action.card)))
         return [note] + self._after_play(state, seat)
 
     def _play(self, state: State, player: int, action: Play,
@@ -268,21 +274,25 @@ class BigTop(Game):
         self._require_no_called_play(state, seat)
         card = action.card
         if card not in seat["hand"]:
-            raise IllegalAction(f"You do not hold the {card_label(card)}.")
+            raise IllegalAction(not_held(card))
         if not is_playable(state["piles"], card):
-            raise IllegalAction(f"The {card_label(card)} cannot be played yet: its pile "
-                                f"waits for {next_needed(state['piles'], card)}.")
+            raise IllegalAction(message("The %(card)s cannot be played yet: its pile waits for "
+                                        "the %(needed)s.", card=card_label(card),
+                                        needed=next_needed(state["piles"], card)))
         sources = self._earnings(state, seat, card)
         seat["hand"].remove(card)
         put_on_pile(state["piles"], card)
-        text = f"{{name:{player}}} played the {card_label(card)}"
+        text = message("%(player)s played the %(card)s.", player=Player(player),
+                       card=card_label(card))
         if sources:
             amount = sum(s["value"] for s in sources)
             seat["track"] += amount
             state["earnings"].append({"player": player, "card": card, "amount": amount,
                                       "from": sources})
-            text += f": +${amount} from {dollars_from(sources)}"
-        return [Note(text + ".")] + self._after_play(state, seat)
+            text = message("%(player)s played the %(card)s: +$%(amount)s from %(sources)s.",
+                           player=Player(player), card=card_label(card), amount=amount,
+                           sources=dollars_from(sources))
+        return [Note(text)] + self._after_play(state, seat)
 
     @staticmethod
     def _earnings(state: State, seat: dict, card: str) -> list[dict]:
@@ -307,38 +317,42 @@ class BigTop(Game):
         seat = self._seat(state, player)
         self._require_turn(state, seat)
         if self._fan_tan(state):
-            raise IllegalAction("Calling is not allowed in Fan Tan.")
+            raise IllegalAction(message("Calling is not allowed in Fan Tan."))
         self._known_card(action.card)
         self._require_no_called_play(state, seat)
         card = action.card
         if card not in seat["hand"]:
-            raise IllegalAction(f"You do not hold the {card_label(card)}.")
+            raise IllegalAction(not_held(card))
         refusal = self._call_refusal(state, seat, card)
         if refusal:
             raise IllegalAction(refusal)
         seat["hand"].remove(card)
         seat["chart"]["3"] = card
-        return ([Note(f"{{name:{seat['player']}}} called the {card_label(card)} "
-                      f"(on $3).")] + self._next_turn(state))
+        return ([Note(message("%(player)s called the %(card)s (on $3).",
+                              player=Player(seat["player"]), card=card_label(card)))]
+                + self._next_turn(state))
 
     def _pass(self, state: State, player: int, action: Pass,
               rng: random.Random) -> list[Note]:
         seat = self._seat(state, player)
         self._require_turn(state, seat)
         if self.choices(state, seat):
-            raise IllegalAction("You cannot pass: you can still play"
-                                + ("" if self._fan_tan(state) else " or call") + " a card.")
+            raise IllegalAction(message("You cannot pass: you can still play a card.")
+                                if self._fan_tan(state) else
+                                message("You cannot pass: you can still play or call a card."))
         if not self._fan_tan(state):
-            return [Note(f"{{name:{player}}} passed.")] + self._next_turn(state)
+            return [Note(message("%(player)s passed.", player=Player(player)))] + self._next_turn(
+                state)
         seat["total"] -= 1
         state["pot"] += 1
-        note = Note(f"{{name:{player}}} could not play and put a peanut in the pot "
-                    f"(pot: {state['pot']}).")
+        note = Note(message("%(player)s could not play and put a peanut in the pot (pot: "
+                            "%(pot)s).", player=Player(player), pot=state["pot"]))
         if seat["total"] == 0:
             state["broke"] = player
             state["step"] = "over"
             state["current"] = None
-            return [note, Note(f"{{name:{player}}} is out of peanuts: the game is over.")]
+            return [note, Note(message("%(player)s is out of peanuts: the game is over.",
+                                       player=Player(player)))]
         return [note] + self._next_turn(state)
 
     moves = {Hand: _enter_hand, Receipts: _place_receipts, PlayCalled: _play_called,
@@ -354,7 +368,8 @@ class BigTop(Game):
         state["step"] = "play"
         state["current"] = (state["dealer_seat"] + 1) % len(state["seats"])
         first = state["seats"][state["current"]]["player"]
-        return [Note(f"{{name:{first}}} plays first.")] + self._start_turn(state)
+        return [Note(message("%(player)s plays first.", player=Player(first)))] + self._start_turn(
+            state)
 
     def _next_turn(self, state: State) -> list[Note]:
         state["current"] = (state["current"] + 1) % len(state["seats"])
@@ -367,8 +382,10 @@ class BigTop(Game):
         moves = shift_down(seat["chart"])
         if not moves:
             return []
-        slid = ", ".join(f"{card_label(card)} to ${space}" for card, space in moves)
-        return [Note(f"{{name:{seat['player']}}}'s called cards slide down: {slid}.")]
+        slid = listed((message("%(card)s to $%(space)s", card=card_label(card), space=space)
+                       for card, space in moves), tally=True)
+        return [Note(message("%(player)s's called cards slide down: %(moves)s.",
+                             player=Player(seat["player"]), moves=slid))]
 
     def _end_deal(self, state: State, winner: dict) -> list[Note]:
         settle = take_pot if self._fan_tan(state) else pay_receipts
@@ -380,14 +397,19 @@ class BigTop(Game):
         if state["deal"] == state["deals"]:
             state["step"] = "over"
             state["current"] = None
-            notes.append(Note(f"That was the last {self._round_word(state)}: the game "
-                              "is over."))
+            notes.append(Note(message("That was the last hand: the game is over.")
+                              if self._fan_tan(state) else
+                              message("That was the last deal: the game is over.")))
             return notes
         start_deal(state)
         dealer = state["seats"][state["dealer_seat"]]["player"]
-        notes.append(Note(f"{self._round_word(state).capitalize()} {state['deal']} of "
-                          f"{state['deals']}: {{name:{dealer}}} deals. Everyone, enter your "
-                          "new hand."))
+        next_round = (message("Hand %(deal)s of %(deals)s: %(dealer)s deals. Everyone, enter "
+                              "your new hand.", deal=state["deal"], deals=state["deals"],
+                              dealer=Player(dealer)) if self._fan_tan(state) else
+                      message("Deal %(deal)s of %(deals)s: %(dealer)s deals. Everyone, enter "
+                              "your new hand.", deal=state["deal"], deals=state["deals"],
+                              dealer=Player(dealer)))
+        notes.append(Note(next_round))
         return notes
 
     # -- what a viewer sees ----------------------------------------------------------
@@ -427,27 +449,8 @@ class BigTop(Game):
         standings = sorted((Standing(s["player"], places[s["player"]], s["total"])
                             for s in state["seats"]),
                            key=lambda st: (st.place, st.player))
-        label = "peanuts" if self._fan_tan(state) else "$"
-        return Result(standings, self._explain(state, standings), label)
-
-    def _explain(self, state: State, standings: list[Standing]) -> str:
-        first = [s for s in standings if s.place == 1]
-        names = join_names([f"{{name:{s.player}}}" for s in first])
-        best = first[0].score
-        if self._fan_tan(state):
-            hands = len(state["deal_results"])
-            amount = f"{best} peanut{'s' if best != 1 else ''}"
-            span = f"after {hands} hand{'s' if hands != 1 else ''}"
-            if state["broke"] is not None:  # in a hand still being played
-                in_play = "the first hand" if hands == 0 else f"hand {hands + 1}"
-                span = f"when {{name:{state['broke']}}} went broke in {in_play}"
-        else:
-            amount = f"${best}"
-            span = f"after {state['deals']} deals"
-        if len(first) > 1:
-            return (f"{names} share first place with {amount} each {span} "
-                    f"(the rulebook has no tie-break).")
-        return f"{names} wins with {amount}, the most {span}."
+        label = message("peanuts") if self._fan_tan(state) else message("$")
+        return Result(standings, explain(state, standings, self._fan_tan(state)), label)
 
     def scores(self, state: State) -> dict[int, int]:
         """Money banked in finished deals plus this deal's track (Fan Tan: peanuts)."""
@@ -492,3 +495,7 @@ class BigTop(Game):
                 values.append({"receipts": seat["receipts"]})
             found[seat["player"]] = values
         return found
+
+
+def not_held(card: str) -> Message:
+    return message("You do not hold the %(card)s.", card=card_label(card))

@@ -6,20 +6,21 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine import IllegalAction, Note, State
+from ..engine import IllegalAction, Message, Note, State, listed, message, plural, semicolons
 from .cards import DECK, DECK_ORDER, card_label, deck_sorted
 
 
 def valid_entry(cards: list[str]) -> list[str]:
     """One player's entry, in deck order, or refused with a sentence."""
     if not cards:
-        raise IllegalAction("Enter the cards you were dealt: a hand cannot be empty.")
+        raise IllegalAction(message("Enter the cards you were dealt: a hand cannot be empty."))
     unknown = [c for c in cards if c not in DECK_ORDER]
     if unknown:
-        raise IllegalAction(f"There is no card \"{unknown[0]}\" in a Big Top deck.")
+        raise IllegalAction(unknown_card(unknown[0]))
     twice = [c for c, n in Counter(cards).items() if n > 1]
     if twice:
-        raise IllegalAction(f"You listed the {card_label(twice[0])} more than once.")
+        raise IllegalAction(message("You listed the %(card)s more than once.",
+                                    card=card_label(twice[0])))
     return deck_sorted(cards)
 
 
@@ -41,18 +42,29 @@ def check_deck(state: State) -> Note | None:
     return Note(check_line(missing, len(doubled), []), private=private)
 
 
-def check_line(missing: list[str], doubled: int, yours: list[str]) -> str:
+def unknown_card(card: str) -> Message:
+    """The card is what the player typed: a parameter, never a message of ours."""
+    return message("There is no card \"%(card)s\" in a Big Top deck.", card=card)
+
+
+def check_line(missing: list[str], doubled: int, yours: list[str]) -> Message:
     problems = []
     if missing:
-        problems.append("missing: " + ", ".join(map(card_label, missing)))
-    if doubled:
-        cards = "1 card was" if doubled == 1 else f"{doubled} cards were"
-        problems.append(f"{cards} entered more than once")
+        problems.append(message("missing: %(cards)s",
+                                cards=listed(map(card_label, missing), tally=True)))
     if yours:
-        problems[-1] += (", the " + ", the ".join(map(card_label, yours))
-                         + " by you and another player")
-    return ("The hands do not make up the deck (" + "; ".join(problems)
-            + "). Everyone, check your entry.")
+        problems.append(plural(
+            "%(count)s card was entered more than once, %(yours)s by you and another player",
+            "%(count)s cards were entered more than once, %(yours)s by you and another "
+            "player", "count", count=doubled,
+            yours=listed((message("the %(card)s", card=card_label(c)) for c in yours),
+                         tally=True)))
+    elif doubled:
+        problems.append(plural("%(count)s card was entered more than once",
+                               "%(count)s cards were entered more than once", "count",
+                               count=doubled))
+    return message("The hands do not make up the deck (%(problems)s). Everyone, check your "
+                   "entry.", problems=semicolons(problems))
 
 
 def doubled_in(state: State, seat: dict) -> list[str]:
