@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..games import GAMES
-from ..games.engine import NAME_PLACEHOLDER, Note, message, text_from_json
+from ..games.engine import Note
+from ..games.messages import NAME_PLACEHOLDER, message, text_from_json
 from ..games.replay import replayed_lines, seat_order
 from .seating import rejoin_line
 

@@ -10,7 +10,8 @@ from .. import snapshots, store
 from ..auth import Viewer
 from ..errors import not_found
 from ..games import GAMES
-from ..games.engine import Note, Player, message
+from ..games.engine import Note
+from ..games.messages import Player, message
 from ..jsontext import to_json
 from ..snapshots import Seat, Snapshot
 from ..store.loading import log_entries

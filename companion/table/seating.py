@@ -14,7 +14,8 @@ from ..auth import Viewer, hash_rejoin_code, hash_token, new_token
 from ..errors import bad_request, conflict, forbidden, illegal, not_found
 from ..extensions import db
 from ..games import GAMES, Game
-from ..games.engine import Note, Player, message
+from ..games.engine import Note
+from ..games.messages import Player, message
 from ..models import SavedDefaults, utcnow
 from ..snapshots import Seat, Snapshot
 from ..store import Change, NewTable

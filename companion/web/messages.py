@@ -17,7 +17,7 @@ from flask import has_request_context
 from flask_babel import get_locale, get_translations
 from markupsafe import Markup, escape
 
-from ..games.engine import NAME_PLACEHOLDER, Listed, Message, Player, message, players
+from ..games.messages import NAME_PLACEHOLDER, Listed, Message, Player, message, players
 
 # The English of the messages lists as British English does ("A, B and C").
 ENGLISH_LISTS = Locale("en", "GB")

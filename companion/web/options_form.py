@@ -18,7 +18,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..errors import bad_request
 from ..games import Game
-from ..games.engine import join_names
+from ..games.messages import join_names
 
 
 @dataclass

@@ -13,7 +13,7 @@ from .. import records
 from ..auth import PUBLIC, Viewer
 from ..extensions import csrf, limiter
 from ..games import GAMES
-from ..games.engine import text_from_json
+from ..games.messages import text_from_json
 from ..record_import import import_record, is_record
 from ..table import read, replaying
 from ..table.replaying import Step

@@ -3,7 +3,6 @@ follow a form as it is filled in, the choice being previewed, who is entering wh
 name a phone joined with last time."""
 from __future__ import annotations
 
-import re
 
 from playwright.sync_api import expect
 

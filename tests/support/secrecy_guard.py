@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.engine import text_from_json
+from companion.games.messages import text_from_json
 from companion.web import messages
 from tests.support.counts import COUNTS
 from tests.support.pages import inert

@@ -8,7 +8,8 @@ from babel.messages.mofile import write_mo
 from flask_babel import force_locale
 from markupsafe import Markup
 
-from companion.games.engine import Note, Player, message, players, plural
+from companion.games.engine import Note
+from companion.games.messages import Player, message, players, plural
 from companion.web import messages
 from tests.support.app import make_app
 

@@ -6,7 +6,8 @@ that runs out, the reshuffled discard pile: cards the app knows, in an order it 
 """
 from __future__ import annotations
 
-from ..engine import Message, Note, Player, State, message, plural, semicolons
+from ..engine import Note, State
+from ..messages import Message, Player, message, plural, semicolons
 from .box import proposed_payout
 from .models import AssetCard
 

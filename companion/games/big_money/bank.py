@@ -2,7 +2,8 @@
 goes to a player and back. The Bank paying its last bill ends the game at once."""
 from __future__ import annotations
 
-from ..engine import Message, State, message
+from ..engine import State
+from ..messages import Message, message
 
 
 def is_over(state: State) -> bool:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..engine import Message, Note, Player, State, message, plural
+from ..engine import Note, State
+from ..messages import Message, Player, message, plural
 from .assets import (INDUSTRY_NAMES, assets_of, discard, discard_all, find_owned,
                      industries_owned, label, owned_by)
 from .bank import (collect, collected_text, is_over, pay, paid_text, roller_seat, seat_of,

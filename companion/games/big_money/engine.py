@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 
-from ..engine import (HOST, Game, IllegalAction, Message, Note, NotYourTurn, Player, Result,
-                      Standing, State, StrictModel, competition_places, listed, message,
-                      players, semicolons)
+from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+                      StrictModel, competition_places)
+from ..messages import Message, Player, listed, message, players, semicolons
 from . import biz_news
 from .action_templates import adjust_template, reveal_template, step_templates
 from .assets import (INDUSTRY_NAMES, deck_is_empty, describe, discard, empty_slots,

@@ -2,7 +2,8 @@
 number dice pay the roller the single best category their roll fits."""
 from __future__ import annotations
 
-from ..engine import Message, Note, Player, State, message, plural
+from ..engine import Note, State
+from ..messages import Message, Player, message, plural
 from .assets import INDUSTRY_NAMES, assets_of, discard_all
 from .bank import collect, collected_text, is_over, roller_seat, seats_from_roller
 from .dice import best_category

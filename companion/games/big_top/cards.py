@@ -1,7 +1,7 @@
 """Big Top's box: the 52-card deck, the piles, the charts and the scoring track."""
 from __future__ import annotations
 
-from ..engine import Message, Player, listed, message
+from ..messages import Message, Player, listed, message
 
 SUITS = ("clowns", "sideshow", "animals", "performers")
 SUIT_TITLES = {"clowns": message("Clowns"), "sideshow": message("Sideshow"),

@@ -2,7 +2,8 @@
 gate receipts and the tracks (Big Top) paid out."""
 from __future__ import annotations
 
-from ..engine import Note, Player, State, message, plural, semicolons
+from ..engine import Note, State
+from ..messages import Player, message, plural, semicolons
 from .cards import card_parts, chart_cards, empty_chart, new_piles
 
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import random
 
-from ..engine import (Game, IllegalAction, Message, Note, NotYourTurn, Player, Result,
-                      Standing, State, competition_places, listed, message,
-                      plural)
+from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+                      competition_places)
+from ..messages import Message, Player, listed, message, plural
 from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS,
                     EARNINGS_SHOWN, card_label, card_parts, chart_cards, deck_sorted,
                     dollars_from, empty_chart, is_playable, new_piles, next_needed,

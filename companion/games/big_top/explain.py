@@ -1,7 +1,8 @@
 """Why the winners of a Big Top (or Fan Tan) game won, in one sentence."""
 from __future__ import annotations
 
-from ..engine import Message, Player, Standing, State, message, players, plural
+from ..engine import Standing, State
+from ..messages import Message, Player, message, players, plural
 
 
 def explain(state: State, standings: list[Standing], fan_tan: bool) -> Message:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine import IllegalAction, Message, Note, State, listed, message, plural, semicolons
+from ..engine import IllegalAction, Note, State
+from ..messages import Message, listed, message, plural, semicolons
 from .cards import DECK, DECK_ORDER, card_label, deck_sorted
 
 

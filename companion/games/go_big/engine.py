@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 
-from ..engine import (Game, IllegalAction, Message, Note, NotYourTurn, Player, Result,
-                      Standing, State, competition_places, listed, message, players, plural)
+from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+                      competition_places)
+from ..messages import Message, Player, listed, message, players, plural
 from .models import VALUES, Draw, Options, Play
 
 HAND_SIZE = 6

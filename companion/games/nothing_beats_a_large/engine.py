@@ -33,8 +33,8 @@ from __future__ import annotations
 import copy
 import random
 
-from ..engine import (Game, IllegalAction, Message, Note, NotYourTurn, Player, Result,
-                      Standing, State, join_names, message)
+from ..engine import Game, IllegalAction, Note, NotYourTurn, Result, Standing, State
+from ..messages import Message, Player, join_names, message
 from .models import COLORS, SIZES, Cast, Challenge, Options, RecordCast, Steal
 from .pieces import (cast_outcome, color_name, deal_trios, piece_label, remove_one,
                      sorted_pieces)

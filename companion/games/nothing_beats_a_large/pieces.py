@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Message, Player, message, plural
+from ..messages import Message, Player, message, plural
 from .models import BEATS, COLORS, NOTHING, SIZES
 
 COLOR_NAMES = {"red": message("red"), "yellow": message("yellow"),
