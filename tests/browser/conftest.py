@@ -6,8 +6,7 @@ import os
 
 import pytest
 
-from tests.support.app import LiveServer
-from tests.support.browser import ARGS, CHROMIUM, LAN_NAME
+from tests.support.browser import ARGS, CHROMIUM, serve_on_the_lan
 
 
 def pytest_collection_modifyitems(items):
@@ -34,9 +33,7 @@ def browser():
 @pytest.fixture
 def live_server(app):
     """The app served as phones on the table's Wi-Fi reach it, its join links included."""
-    server = LiveServer(app, LAN_NAME)
-    app.config["PUBLIC_URL"] = server.url
-    server.start()
+    server = serve_on_the_lan(app)
     yield server
     server.stop()
 

@@ -8,9 +8,9 @@ from playwright.sync_api import expect
 
 from companion.extensions import db
 from tests.support.api import Api
-from tests.support.app import LiveServer, make_app
-from tests.support.browser import (LAN_NAME, broken_words, console_errors, screenshot,
-                                   seat_phone)
+from tests.support.app import make_app
+from tests.support.browser import (broken_words, console_errors, screenshot, seat_phone,
+                                   serve_on_the_lan)
 from tests.support.catalogs import in_test_german
 
 TAP = 44  # px: the least a button is tall
@@ -19,9 +19,7 @@ TAP = 44  # px: the least a button is tall
 @pytest.fixture
 def german_site(database_url, tmp_path):
     app = make_app(database_url, tmp_path, **in_test_german(tmp_path / "catalogs"))
-    server = LiveServer(app, LAN_NAME)
-    app.config["PUBLIC_URL"] = server.url
-    server.start()
+    server = serve_on_the_lan(app)
     yield server
     server.stop()
     with app.app_context():

@@ -15,9 +15,9 @@ from companion.live import REVOKED_MESSAGE
 from companion.web.screens import NOT_SEATED
 from companion.web.stream_limits import RETRY_SECONDS, TOO_MANY_HERE
 from tests.support.api import Api
-from tests.support.app import LiveServer, make_app
-from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, screenshot,
-                                   seat_phone, wait_until)
+from tests.support.app import make_app
+from tests.support.browser import (SOON, console_errors, first_move, screenshot, seat_phone,
+                                   serve_on_the_lan, wait_until)
 
 # The messages are translated where they are shown; these tests read the English text.
 REVOKED_MESSAGE, NOT_SEATED = str(REVOKED_MESSAGE), str(NOT_SEATED)
@@ -119,9 +119,7 @@ def test_a_phone_that_follows_again_after_its_seat_was_given_away_is_signed_out(
 def capped_server(database_url, tmp_path):
     """The server, its limits on, where an address may hold one stream."""
     app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True, STREAMS_PER_ADDRESS=1)
-    server = LiveServer(app, LAN_NAME)
-    app.config["PUBLIC_URL"] = server.url
-    server.start()
+    server = serve_on_the_lan(app)
     yield server
     server.stop()
     with app.app_context():

@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 
 from companion.extensions import db
 from tests.support.api import Api, Seated
-from tests.support.app import LiveServer, make_app
+from tests.support.app import make_app
 from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, host_screen,
-                                   log_lines, screenshot, seat_phone)
+                                   log_lines, screenshot, seat_phone, serve_on_the_lan)
 
 SUITS = ("clowns", "sideshow", "animals", "performers")
 RANKS = ("P", "L1", "L2", "L3", "L4", "L5", "L6", "D1", "D2", "D3", "D4", "D5", "D6")
@@ -180,9 +180,7 @@ def test_a_move_answered_busy_is_sent_again_by_itself_and_made_once(tmp_path, ne
     itself, with the same action id; once the lock is gone the move is made, once."""
     path = tmp_path / "busy.sqlite3"
     app = make_app(f"sqlite:///{path}", tmp_path, SQLITE_BUSY_SECONDS=0.5)
-    server = LiveServer(app, LAN_NAME)
-    app.config["PUBLIC_URL"] = server.url
-    server.start()
+    server = serve_on_the_lan(app)
     try:
         api = Api(server.local_url)
         table = api.table(players=("Ann", "Ben"))

@@ -9,7 +9,7 @@ import os
 import shutil
 import time
 
-from tests.support.app import ROOT
+from tests.support.app import ROOT, LiveServer
 
 LAN_NAME = "table.lan"
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -18,6 +18,14 @@ ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background
         "--disable-dev-shm-usage", f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
 ARTIFACTS = ROOT / "test-artifacts"
 SOON = 5_000  # ms: what "at once" means for a live update on a local server
+
+
+def serve_on_the_lan(app) -> LiveServer:
+    """The app served, started, as phones on the table's Wi-Fi reach it: at the LAN name,
+    its join links and QR codes pointing there."""
+    server = LiveServer(app, LAN_NAME)
+    app.config["PUBLIC_URL"] = server.url
+    return server.start()
 PHONE = {"width": 360, "height": 740}
 HOST = {"width": 1280, "height": 800}
 # What changes a table: none of it belongs on a screen that only shows one.

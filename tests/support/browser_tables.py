@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.extensions import db
 from tests.support.api import Api, Seated
 from tests.support.app import LiveServer, make_app
-from tests.support.browser import LAN_NAME
+from tests.support.browser import serve_on_the_lan
 
 # Per game: the options and players of its tables, and how many bot moves make "mid-game"
 # (past the setup steps, so the usual turn controls show).
@@ -44,9 +44,7 @@ class Site:
 def build_site(tmp: Path) -> tuple[Site, LiveServer]:
     """A live server with a table of every game in every phase."""
     app = make_app(f"sqlite:///{tmp / 'companion.sqlite3'}", tmp)
-    server = LiveServer(app, LAN_NAME)
-    app.config["PUBLIC_URL"] = server.url
-    server.start()
+    server = serve_on_the_lan(app)
     site = Site(server.url, server.local_url, app)
     api = Api(client=app.test_client())
     for game in GAME_TABLES:
