@@ -16,6 +16,7 @@ from flask import Blueprint, Flask, current_app, has_request_context, redirect, 
 from flask_babel import Babel, get_locale
 
 from ..auth import COOKIE_MAX_AGE
+from .templating import numberformat, translating
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = "en"
@@ -112,6 +113,8 @@ def register(app: Flask) -> None:
     # A Babel of its own per app: Flask-Babel keeps the loaded catalogs on the Babel object,
     # which one shared object would hand from one app (and its catalogs) to the next.
     Babel(app, locale_selector=chosen)
+    app.context_processor(translating)
+    app.jinja_env.filters["numberformat"] = numberformat
     app.register_blueprint(bp)
     app.after_request(say_which_language)
     app.jinja_env.globals["current_language"] = current
