@@ -45,6 +45,18 @@ class Entry:
     undone: bool = False
     undoes: int | None = None
     undone_notes: list | None = None
+    # Its line as each reader reads it, worked out once: the snapshots after the next
+    # moves keep this entry in their tail, so a new version renders only its new line.
+    _read: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def line(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """`compute()`, worked out once per `key` (who reads it, how, in which language,
+        with which names) for this entry."""
+        try:
+            return self._read[key]
+        except KeyError:
+            found = self._read[key] = compute()
+            return found
 
 
 @dataclass(frozen=True)

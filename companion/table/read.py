@@ -141,17 +141,16 @@ def _reads_own_line(entries, player_id: int | None) -> bool:
 
 def _lines(table: Snapshot, found, viewer: Viewer, html: bool) -> list[dict]:
     names = names_of(table)
-    lines = []
-    for entry in found:
-        if entry.kind == "undo":
-            undone = summary(entry.undone_notes, viewer, names, html)
-            text = messages.render(
-                message("%(player)s undid: %(moves)s", player=Player(entry.actor), moves=undone)
-                if entry.actor else message("The host undid: %(moves)s", moves=undone),
-                names, html)
-        else:
-            text = summary(entry.notes, viewer, names, html)
-        lines.append({"seq": entry.seq, "player": entry.actor,
-                      "summary": text,
-                      "at": entry.at.isoformat() + "Z", "undone": entry.undone})
-    return lines
+    read_as = (viewer.player_id, html, messages.language(), tuple(names.items()))
+    return [{"seq": entry.seq, "player": entry.actor,
+             "summary": entry.line(read_as, lambda: _line(entry, viewer, names, html)),
+             "at": entry.at.isoformat() + "Z", "undone": entry.undone} for entry in found]
+
+
+def _line(entry, viewer: Viewer, names: dict[int, str], html: bool) -> str:
+    if entry.kind != "undo":
+        return summary(entry.notes, viewer, names, html)
+    undone = summary(entry.undone_notes, viewer, names, html)
+    return messages.render(
+        message("%(player)s undid: %(moves)s", player=Player(entry.actor), moves=undone)
+        if entry.actor else message("The host undid: %(moves)s", moves=undone), names, html)
