@@ -57,19 +57,20 @@ def translating() -> dict[str, Any]:
     for every string, through three look-ups of the request's context: with a panel's
     hundreds of strings, for each viewer, that doubled a move's CPU (bench/README.md).
     They behave as Jinja's "newstyle" gettext: the text is marked safe where templates
-    autoescape, and its named placeholders are filled in (escaped) from the keywords."""
+    autoescape, and its named placeholders are filled in (escaped) from the keywords (any
+    name a template likes: the strings themselves are taken by position only)."""
     translations = get_translations()
     language = str(get_locale())
 
     @pass_context
-    def gettext(context, text: str, **variables: Any) -> str:
-        found = translations.ugettext(text)
+    def gettext(context, string: str, /, **variables: Any) -> str:
+        found = translations.ugettext(string)
         if context.eval_ctx.autoescape:
             found = Markup(found)
         return found % variables if variables or "%" in found else found
 
     @pass_context
-    def ngettext(context, singular: str, plural: str, num: int, **variables: Any) -> str:
+    def ngettext(context, singular: str, plural: str, num: int, /, **variables: Any) -> str:
         variables.setdefault("num", num)
         found = translations.ungettext(singular, plural, num)
         if context.eval_ctx.autoescape:

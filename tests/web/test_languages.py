@@ -235,3 +235,16 @@ def test_the_score_chart_is_drawn_in_each_readers_language(german_app):
     assert "Punkte im Lauf des Spiels" in page(german, f"/t/{table.code}")
     shown = page(english, f"/t/{table.code}")
     assert "Scores over the game" in shown and "Punkte im Lauf des Spiels" not in shown
+
+
+def test_a_template_may_name_its_placeholders_as_it_likes(german_app):
+    """The templates' gettext and ngettext take their strings by position: a placeholder
+    called `text`, `string` or `plural` is the template's own (a replay's secret lines are
+    "%(name)s read: %(text)s")."""
+    from flask import render_template_string
+
+    with german_app.test_request_context("/"):
+        shown = render_template_string(
+            '{{ _("%(text)s, %(string)s", text="<b>", string="b") }} '
+            '{{ ngettext("%(num)s %(plural)s", "%(num)s %(plural)ss", 2, plural="card") }}')
+    assert shown == "&lt;b&gt;, b 2 cards"
