@@ -31,7 +31,8 @@ from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, S
                     put_on_pile, shift_down, token_position, usual_hand_size)
 from .deals import pay_receipts, start_deal, take_pot
 from .explain import explain
-from .hands import check_deck, doubled_in, public_check, unknown_card, valid_entry
+from .hands import (check_deck, doubled_in, not_held, public_check, unknown_card,
+                    valid_entry)
 from .models import Call, Hand, Options, Pass, Play, PlayCalled, Receipts
 
 FAN_TAN = "Fan Tan"
@@ -495,7 +496,3 @@ class BigTop(Game):
                 values.append({"receipts": seat["receipts"]})
             found[seat["player"]] = values
         return found
-
-
-def not_held(card: str) -> Message:
-    return message("You do not hold the %(card)s.", card=card_label(card))

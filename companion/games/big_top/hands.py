@@ -48,6 +48,11 @@ def unknown_card(card: str) -> Message:
     return message("There is no card \"%(card)s\" in a Big Top deck.", card=card)
 
 
+def not_held(card: str) -> Message:
+    """The refusal of a card the player does not hold."""
+    return message("You do not hold the %(card)s.", card=card_label(card))
+
+
 def check_line(missing: list[str], doubled: int, yours: list[str]) -> Message:
     problems = []
     if missing:
