@@ -234,7 +234,7 @@ def test_servers_sharing_a_limits_storage_count_an_address_together(database_url
             killed = time.monotonic()
             assert floods[two].open(path)[0] == 429
             deadline = killed + WINDOW_SECONDS + GRACE_SECONDS + 5
-            while (status := floods[two].open(path)[0]) != 200:
+            while floods[two].open(path)[0] != 200:
                 assert time.monotonic() < deadline, "the killed server's streams still count"
                 time.sleep(1)
             # Counted now: the streams two held all along, and the one just opened.
