@@ -1,0 +1,112 @@
+"""The score sheet's options (the shape of the sheet, who wins, how it is entered, the
+tie-break chain) and the actions posted to it, as fixed by the API contract."""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional, Union
+
+from pydantic import Field, StringConstraints, model_validator
+
+from ..engine import PlayerId, StrictModel
+
+LOWEST_ENTRY = -1_000_000
+HIGHEST_ENTRY = 1_000_000
+MAX_ROUNDS = 100
+MAX_CATEGORIES = 20
+HIGHEST_TARGET = HIGHEST_ENTRY * MAX_ROUNDS * MAX_CATEGORIES
+
+Entry = Annotated[int, Field(ge=LOWEST_ENTRY, le=HIGHEST_ENTRY)]
+CategoryName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
+                                                max_length=24)]
+GameName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
+                                            max_length=40)]
+Round = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
+
+
+class ByCategory(StrictModel):
+    """Most (or fewest) points in one category, summed over the rounds."""
+
+    by: Literal["category"]
+    category: CategoryName
+    most: bool = True
+
+
+class ByRoundsWon(StrictModel):
+    """Most rounds won (a round is won by the best round score; a tied best is won by
+    each of the tied)."""
+
+    by: Literal["rounds_won"]
+
+
+class ByLastRound(StrictModel):
+    """Highest (or lowest) score in the last round played."""
+
+    by: Literal["last_round"]
+    most: bool = True
+
+
+TieBreak = Annotated[Union[ByCategory, ByRoundsWon, ByLastRound], Field(discriminator="by")]
+
+
+class Options(StrictModel):
+    name: GameName = Field(
+        title="Game", description="The name of the game this sheet scores, e.g. Wingspan.")
+    rounds: Optional[Round] = Field(
+        None, title="Rounds",
+        description="A fixed number of rounds, or none: open until the host ends the game.",
+        json_schema_extra={"default_words": "open until the host ends the game"})
+    categories: list[CategoryName] = Field(
+        default_factory=lambda: ["Points"], min_length=1, max_length=MAX_CATEGORIES,
+        title="Categories",
+        description="What a round is scored in; a round's score is the sum of its categories.")
+    lowest_wins: bool = Field(
+        False, title="Lowest total wins", description="As in Golf or Hearts.")
+    target: Optional[int] = Field(
+        None, ge=1, le=HIGHEST_TARGET, title="Target score",
+        description="The game ends at the end of the round in which someone reaches it.",
+        json_schema_extra={"default_words": "none"})
+    negative: bool = Field(
+        False, title="Negative scores", description="An entry may be below 0.")
+    entry: Literal["players", "scorer"] = Field(
+        "players", title="Who enters the scores",
+        description="Each player enters their own row on their phone, or the host enters "
+                    "every row.",
+        json_schema_extra={"labels": {"players": "Each player", "scorer": "The host"}})
+    secret: bool = Field(
+        False, title="Secret entry",
+        description="A round's entries stay hidden from everyone, the host included, until "
+                    "every player has entered; then they are revealed together.")
+    tiebreaks: list[TieBreak] = Field(
+        default_factory=list, max_length=MAX_CATEGORIES + 2, title="Tie-breaks",
+        description="In order; after the last, a tie is shared.",
+        json_schema_extra={"default_words": "none: a tie is shared"})
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Options":
+        if len({name.casefold() for name in self.categories}) != len(self.categories):
+            raise ValueError("each category can be named only once")
+        for tiebreak in self.tiebreaks:
+            if isinstance(tiebreak, ByCategory) and tiebreak.category not in self.categories:
+                raise ValueError("a tie-break names a category the sheet does not have")
+        kinds = [(t.by, getattr(t, "category", None)) for t in self.tiebreaks]
+        if len(set(kinds)) != len(kinds):
+            raise ValueError("each tie-break can be used only once")
+        return self
+
+
+class Enter(StrictModel):
+    type: Literal["enter"]
+    round: Round
+    scores: dict[CategoryName, Entry] = Field(min_length=1, max_length=MAX_CATEGORIES)
+    player: Optional[PlayerId] = None
+
+
+class Correct(StrictModel):
+    type: Literal["correct"]
+    player: PlayerId
+    round: Round
+    category: CategoryName
+    value: Entry
+
+
+class End(StrictModel):
+    type: Literal["end"]
