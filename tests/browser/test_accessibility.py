@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from companion.extensions import db
 from companion.games import GAMES
+from companion.web.languages import DEFAULT, SHIPPED
 from tests.support.api import Api
 from tests.support.app import ROOT, LiveServer, make_app
 from tests.support.browser import HOST, LAN_NAME, PHONE
@@ -54,22 +55,23 @@ def axe_context(browser):
     context.close()
 
 
-def check(page, url: str, name: str, viewport: dict = PHONE) -> list[str]:
-    """Open `url` and run axe in the light and the dark scheme; the serious and critical
-    violations found, one line each."""
+def check(page, url: str, name: str, viewport: dict = PHONE,
+          schemes: tuple[str, ...] = ("light", "dark")) -> list[str]:
+    """Open `url` and run axe in each colour scheme; the serious and critical violations
+    found, one line each."""
     page.set_viewport_size(viewport)
     response = page.goto(url)
     if response is None or response.status >= 500:
         return [f"{name}: {url} answered {response.status if response else 'nothing'}"]
-    return axe(page, name)
+    return axe(page, name, schemes)
 
 
-def axe(page, name: str) -> list[str]:
-    """Run axe on the page as it is now, in the light and the dark scheme."""
+def axe(page, name: str, schemes: tuple[str, ...] = ("light", "dark")) -> list[str]:
+    """Run axe on the page as it is now, in each colour scheme."""
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     found = []
-    for scheme in ("light", "dark"):
+    for scheme in schemes:
         page.emulate_media(color_scheme=scheme)
         for violation in page.evaluate(RUN_AXE):
             if violation["impact"] in BLOCKING:
@@ -151,6 +153,34 @@ def test_axe_finds_nothing_serious_on_the_phone_and_host_screens(site, axe_conte
             expect(page.get_by_label("Find a card")).to_be_visible()
         found += check(page, f"{site.url}/t/{table.code}/host", f"{game} {phase} host", HOST)
     page.close()
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("language", [language for language in SHIPPED if language != DEFAULT])
+def test_axe_finds_nothing_serious_in_every_language(site, axe_context, language):
+    """Every game's phone, host screen and table display mid-game and at the end, and the
+    lobby pages, read in each shipped language (its longer words, its own markup). The
+    colours are the same in every language: the light scheme is enough here."""
+    page = axe_context.new_page()
+    axe_context.add_cookies([{"name": "companion_language", "value": language,
+                              "url": site.url}])
+    lobby = site.tables["big-top", "lobby"]
+    pages = [("home", "/", PHONE), ("past games", "/games", PHONE),
+             ("join form", f"/j/{lobby.code}", PHONE), ("rejoin page", f"/r/{lobby.code}", PHONE),
+             *((f"new table {game}", f"/new/{game}", PHONE) for game in GAMES)]
+    for game in GAME_TABLES:
+        for phase in ("mid", "end"):
+            table = site.tables[game, phase]
+            axe_context.add_cookies(site.cookies(table, site.awaited_token(table)))
+            pages += [(f"{game} {phase} phone", f"/t/{table.code}", PHONE),
+                      (f"{game} {phase} host", f"/t/{table.code}/host", HOST),
+                      (f"{game} {phase} display", f"/d/{table.code}", TV)]
+    found = []
+    for name, path, viewport in pages:
+        found += check(page, site.url + path, f"[{language}] {name}", viewport, ("light",))
+        assert page.evaluate("document.documentElement.lang") == language, name
+    page.close()
+    axe_context.clear_cookies()
     assert not found, "\n".join(found)
 
 

@@ -20,38 +20,14 @@ from playwright.sync_api import expect
 
 from companion.games import GAMES
 from tests.support.api import Api
-from tests.support.browser import (CONTROLS, HOST, PHONE, SOON, broken_words, console_errors,
-                                   screenshot, wait_until)
+from tests.support.browser import (CONTROLS, HOST, PHONE, SOON, TAP, TARGETS, console_errors,
+                                   fits_a_phone, screenshot, wait_until)
 from tests.support.browser_tables import GAME_TABLES, game_table, running_site
-
-TAP = 44  # px: the smallest control a finger hits reliably (WCAG 2.5.5, Apple, Android)
-
-# Every control on a screen: what is tapped is the label when a radio or checkbox is
-# drawn by its label (the input itself is then visually hidden).
-TARGETS = """() => [...document.querySelectorAll(
-    'main button, main .button, main select, main summary, main label.check, main label.bt-tile, ' +
-    'main input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not(.bt-sr), ' +
-    'main .bm-pick + label, main .nbl-radio + label')]
-  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
-  .map(e => [e.getAttribute('aria-label') || e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30),
-             e.getBoundingClientRect()])
-  .filter(([, r]) => r.height < 44 - 0.5 || r.width < 44 - 0.5)
-  .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
-
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     with running_site(tmp_path_factory.mktemp("gallery")) as site:
         yield site
-
-
-def fits_a_phone(page, name: str) -> list[str]:
-    """What does not fit a 360 px phone: a sideways scroll, a word broken across lines."""
-    width = page.viewport_size["width"]
-    overflow = page.evaluate("document.documentElement.scrollWidth")
-    problems = [f"{name}: {overflow} px wide on a {width} px screen"] if overflow > width else []
-    broken = broken_words(page)
-    return problems + ([f"{name}: words broken across lines: {broken}"] if broken else [])
 
 
 def test_every_game_mid_game_and_at_the_end_on_phones_and_host_screens(site, new_phone):

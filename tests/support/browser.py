@@ -80,8 +80,11 @@ class Taps:
 
 
 def screenshot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    """A screenshot of the whole page, kept as test-artifacts/<name>.png (a name may hold
+    folders: "languages/de/home")."""
+    path = ARTIFACTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
 
 
 def wait_until(page, expression: str, timeout_ms: int = 5_000) -> None:
@@ -150,3 +153,27 @@ BROKEN_WORDS = """() => {
 
 def broken_words(page) -> list[str]:
     return page.evaluate(BROKEN_WORDS)
+
+
+TAP = 44  # px: the smallest control a finger hits reliably (WCAG 2.5.5, Apple, Android)
+
+# Every control on a screen: what is tapped is the label when a radio or checkbox is
+# drawn by its label (the input itself is then visually hidden).
+TARGETS = """() => [...document.querySelectorAll(
+    'main button, main .button, main select, main summary, main label.check, main label.bt-tile, ' +
+    'main input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not(.bt-sr), ' +
+    'main .bm-pick + label, main .nbl-radio + label')]
+  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+  .map(e => [e.getAttribute('aria-label') || e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30),
+             e.getBoundingClientRect()])
+  .filter(([, r]) => r.height < 44 - 0.5 || r.width < 44 - 0.5)
+  .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+def fits_a_phone(page, name: str) -> list[str]:
+    """What does not fit a 360 px phone: a sideways scroll, a word broken across lines."""
+    width = page.viewport_size["width"]
+    overflow = page.evaluate("document.documentElement.scrollWidth")
+    problems = [f"{name}: {overflow} px wide on a {width} px screen"] if overflow > width else []
+    broken = broken_words(page)
+    return problems + ([f"{name}: words broken across lines: {broken}"] if broken else [])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -141,3 +142,36 @@ def in_test_german(folder: Path) -> dict:
     compiled into `folder`)."""
     write_catalog(folder, "de", TEST_GERMAN)
     return {"LANGUAGES": ("en", "de"), "BABEL_TRANSLATION_DIRECTORIES": str(folder)}
+
+
+PLACEHOLDER_OR_TAG = re.compile(r"%\(\w+\)[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]|<[^>]*>|%%")
+WORD = re.compile(r"[A-Za-z]+")
+
+
+@cache
+def english_left_behind(language: str) -> tuple[str, ...]:
+    """The English pieces of text that must not be read on a page in `language`: each run of
+    words between the placeholders of a message whose translation differs from its source,
+    of two words or more, and found in none of the language's translations (a game's title
+    kept as it is, say)."""
+    path = catalogs.TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
+    catalog = read_catalog(path)
+    translated = [form for message in catalog if message.id
+                  for form in texts(message.string) if form]
+    everything_translated = " ".join(translated)
+    pieces = set()
+    for message in catalog:
+        if not message.id or texts(message.id)[0] in texts(message.string):
+            continue
+        for source in texts(message.id):
+            for piece in PLACEHOLDER_OR_TAG.split(source):
+                piece = " ".join(piece.split()).strip(" .,:;!?()\"'")
+                if len(WORD.findall(piece)) >= 2 and piece not in everything_translated:
+                    pieces.add(piece)
+    return tuple(sorted(pieces, key=len, reverse=True))
+
+
+def english_in(text: str, language: str) -> list[str]:
+    """The English pieces (`english_left_behind`) read in `text`, as whole words."""
+    return [piece for piece in english_left_behind(language)
+            if piece in text and re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text)]

@@ -8,6 +8,7 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from companion.auth import host_cookie, player_cookie
+from companion.web.languages import DEFAULT
 from tests.support.pages import csrf_of
 
 
@@ -36,15 +37,18 @@ class Client:
     """One viewer over real HTTP: the JSON API with its bearer token, and the screens with
     its cookie (a requests session, so the CSRF session cookie is kept as a browser would).
     A player without a phone is played from the host device: the host's token and cookie,
-    the screen "as-<id>", and "as" in the moves it posts."""
+    the screen "as-<id>", and "as" in the moves it posts. A viewer reads in its own
+    `language` (its browser's Accept-Language), as a table of mixed phones does."""
 
     def __init__(self, base: str, code: str, token: str | None = None,
-                 player: int | None = None, host: bool = False, local: bool = False):
+                 player: int | None = None, host: bool = False, local: bool = False,
+                 language: str = DEFAULT):
         self.base, self.code, self.token = base, code, token
         self.player, self.host, self.local = player, host, local
         self.label = ("host" if host and not local else "public" if player is None
-                      else f"p{player}" + (" (no phone)" if local else ""))
+                      else f"p{player}" + (" (no phone)" if local else "")) + f" [{language}]"
         self.session = requests.Session()
+        self.session.headers["Accept-Language"] = self.language = language
         if token:
             name = host_cookie(code) if host else player_cookie(code)
             self.session.cookies.set(name, token)
@@ -77,16 +81,15 @@ class Client:
                                  headers=headers, timeout=30, allow_redirects=False)
 
 
-def clients_of(base: str, table) -> list[Client]:
+def clients_of(base: str, table, languages: tuple[str, ...] = (DEFAULT,)) -> list[Client]:
     """Every viewer of a table (a `Seated`): each player (those without a phone on the
-    host device), the host, and the public."""
-    found = [Client(base, table.code, table.tokens[name], table.ids[name])
-             for name in table.tokens]
-    found += [Client(base, table.code, table.host, player, host=True, local=True)
-              for player in getattr(table, "local", {})]
-    found.append(Client(base, table.code, table.host, host=True))
-    found.append(Client(base, table.code))
-    return found
+    host device), the host, and the public, each reading in the next of `languages`."""
+    viewers = [dict(token=table.tokens[name], player=table.ids[name]) for name in table.tokens]
+    viewers += [dict(token=table.host, player=player, host=True, local=True)
+                for player in getattr(table, "local", {})]
+    viewers += [dict(token=table.host, host=True), {}]
+    return [Client(base, table.code, language=languages[index % len(languages)], **viewer)
+            for index, viewer in enumerate(viewers)]
 
 
 def form_fields(action: dict) -> list[tuple[str, str]]:

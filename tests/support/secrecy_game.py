@@ -6,6 +6,7 @@ import json
 import random
 
 from companion.games import GAMES
+from companion.web.languages import SHIPPED
 from tests.support.bots import choose_move
 from tests.support.clients import Client, clients_of, form_fields
 from tests.support.counts import COUNTS
@@ -38,7 +39,7 @@ class Game:
         self.names = dict(self.table.names)
         self.rng = random.Random(self.seed)
         self.referee = Referee(app, self.table.code)
-        self.clients = clients_of(base, self.table)
+        self.clients = clients_of(base, self.table, SHIPPED)
         self.players = [c for c in self.clients if c.player is not None]
         self.phones = [c for c in self.players if not c.local]
         self.by_player = {c.player: c for c in self.players}
@@ -56,16 +57,19 @@ class Game:
         for client in self.clients:
             if not client.local:
                 headers = {"Authorization": f"Bearer {client.token}"} if client.token else {}
+                headers["Accept-Language"] = client.language
                 self.streams.append((client, Stream(
                     f"{base}/api/v1/tables/{code}/stream", headers=headers,
                     label=f"{client.label} API stream")))
             if client.token:
                 self.streams.append((client, Stream(
                     f"{base}/t/{code}/events?screen={client.screen}",
-                    cookies=client.session.cookies, label=f"{client.label} screen stream")))
+                    cookies=client.session.cookies, headers={"Accept-Language": client.language},
+                    label=f"{client.label} screen stream")))
             elif not client.local:  # the public: the table display's stream
                 self.streams.append((client, Stream(
-                    f"{base}/d/{code}/events", label="the table display's stream")))
+                    f"{base}/d/{code}/events", headers={"Accept-Language": client.language},
+                    label=f"{client.label}: the table display's stream")))
         opened.extend(stream for _, stream in self.streams)
 
     # moves ---------------------------------------------------------------------------

@@ -1,0 +1,107 @@
+"""Every screen of every game in every shipped language, in Chromium at a phone's 360 x 740
+and a TV's 1920 x 1080: the lobby, the new-table form, the join and rejoin pages, the phone,
+host and display screens mid-game and at the end, the history, the result and the replay,
+and /games. On each: the page says its language, no console error, no sideways scroll, no
+word broken across lines, nothing cut off, controls keep their tap size, and no English
+sentence is left (the page's text is compared with the English source of every message
+whose translation differs). Screenshots per language land in test-artifacts/languages/."""
+from __future__ import annotations
+
+import pytest
+
+from companion.games import GAMES
+from companion.web.languages import DEFAULT, SHIPPED
+from tests.support.browser import (PHONE, TAP, TARGETS, console_errors, fits_a_phone,
+                                   screenshot)
+from tests.support.browser_tables import GAME_TABLES, running_site
+from tests.support.catalogs import english_in
+
+TRANSLATED = [language for language in SHIPPED if language != DEFAULT]
+TV = {"width": 1920, "height": 1080}
+
+# Text cut off by its box: an element that hides its overflow (or ends it with an ellipsis)
+# while its content is wider or taller than it.
+CUT_OFF = """() => [...document.querySelectorAll('body *')]
+  .filter(e => e.getClientRects().length && !e.closest('svg, [hidden], .visually-hidden'))
+  .filter(e => { const s = getComputedStyle(e);
+                 return ['hidden', 'clip'].includes(s.overflowX) || s.textOverflow === 'ellipsis'; })
+  .filter(e => e.clientWidth > 2 && (e.scrollWidth > e.clientWidth + 1
+                                     || e.scrollHeight > e.clientHeight + 1))
+  .map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}: `
+            + e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40))"""
+
+# What a reader reads on the page: its text, and the words of its controls' labels.
+READ = """() => [document.body.innerText,
+  ...[...document.querySelectorAll('[aria-label], [title], [placeholder], input[type=submit]')]
+     .map(e => [e.getAttribute('aria-label'), e.getAttribute('title'),
+                e.getAttribute('placeholder'), e.type === 'submit' ? e.value : null]
+               .filter(Boolean).join(' '))].join('\\n').replace(/\\s+/g, ' ')"""
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    with running_site(tmp_path_factory.mktemp("languages-gallery")) as site:
+        yield site
+
+
+def screens(site) -> list[tuple[str, str, list]]:
+    """Every screen: its name, its path and the cookies it is opened with."""
+    found = [("home", "/", []), ("games", "/games", [])]
+    found += [(f"new-{game}", f"/new/{game}", []) for game in GAMES]
+    for game in GAME_TABLES:
+        lobby, mid, end = (site.tables[game, phase] for phase in ("lobby", "mid", "end"))
+        found += [
+            (f"{game}-join", f"/j/{lobby.code}", []),
+            (f"{game}-lobby-phone", f"/t/{lobby.code}", site.cookies(lobby, lobby.tokens["Ann"])),
+            (f"{game}-lobby-host", f"/t/{lobby.code}/host", site.cookies(lobby, lobby.host)),
+            (f"{game}-rejoin", f"/r/{lobby.code}", []),
+        ]
+        for phase, table in (("mid", mid), ("end", end)):
+            seated = site.cookies(table, site.awaited_token(table))
+            found += [
+                (f"{game}-{phase}-phone", f"/t/{table.code}", seated),
+                (f"{game}-{phase}-host", f"/t/{table.code}/host", seated),
+                (f"{game}-{phase}-display", f"/d/{table.code}", []),
+                (f"{game}-{phase}-history", f"/t/{table.code}/history?screen=phone", seated),
+            ]
+        found.append((f"{game}-end-replay", f"/t/{end.code}/replay?step=1", []))
+    return found
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_screen_reads_in_its_language_and_fits(site, new_phone, language):
+    problems, errors = [], []
+    for name, path, cookies in screens(site):
+        page = new_phone(**PHONE)
+        page.context.add_cookies(cookies + [
+            {"name": "companion_language", "value": language, "url": site.url}])
+        errors.append(console_errors(page))
+        response = page.goto(site.url + path)
+        if response.status >= 400:
+            problems.append(f"{name}: answered {response.status}")
+            page.context.close()
+            continue
+        said = page.evaluate("document.documentElement.lang")
+        if said != language:
+            problems.append(f"{name}: the page says lang={said!r}")
+        text = page.evaluate(READ)
+        left = english_in(text, language)
+        if left:
+            problems.append(f"{name}: English left: {left[:5]}")
+        for size, screen in ((PHONE, "phone"), (TV, "tv")):
+            page.set_viewport_size(size)
+            shot = f"{name}-{screen}"
+            screenshot(page, f"languages/{language}/{shot}")
+            if screen == "phone":
+                problems += fits_a_phone(page, f"{shot}")
+            elif page.evaluate("document.documentElement.scrollWidth") > size["width"]:
+                problems.append(f"{shot}: wider than the screen")
+            cut = page.evaluate(CUT_OFF)
+            if cut:
+                problems.append(f"{shot}: cut off: {cut[:5]}")
+            small = page.evaluate(TARGETS)
+            if small:
+                problems.append(f"{shot}: controls under {TAP} px: {small}")
+        page.context.close()
+    assert not problems, f"[{language}]\n" + "\n".join(problems)
+    reported = [error for page_errors in errors for error in page_errors]
+    assert not reported, "\n".join(reported)
