@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import GAMES
+from companion.games import BUILT_IN
 from companion.web.languages import DEFAULT, SHIPPED
 from tests.support.browser import (PHONE, TAP, TARGETS, console_errors, fits_a_phone,
                                    screenshot)
@@ -43,48 +43,53 @@ def site(tmp_path_factory):
         yield site
 
 
-def screens(site) -> list[tuple[str, str, list]]:
-    """Every screen: its name, its path and the cookies it is opened with."""
-    found = [("home", "/", []), ("games", "/games", [])]
-    found += [(f"new-{game}", f"/new/{game}", []) for game in GAMES]
-    for game in GAME_TABLES:
-        lobby, mid, end = (site.tables[game, phase] for phase in ("lobby", "mid", "end"))
+GROUPS = ("pages",) + tuple(GAME_TABLES)
+
+
+def screens(site, group: str) -> list[tuple[str, str, list]]:
+    """The screens of a group (the pages outside a table, or one game's): each one's name,
+    path and the cookies it is opened with."""
+    if group == "pages":
+        return ([("home", "/", []), ("games", "/games", [])]
+                + [(f"new-{game.id}", f"/new/{game.id}", []) for game in BUILT_IN])
+    game = group
+    lobby, mid, end = (site.tables[game, phase] for phase in ("lobby", "mid", "end"))
+    found = [
+        (f"{game}-join", f"/j/{lobby.code}", []),
+        (f"{game}-lobby-phone", f"/t/{lobby.code}", site.cookies(lobby, lobby.tokens["Ann"])),
+        (f"{game}-lobby-host", f"/t/{lobby.code}/host", site.cookies(lobby, lobby.host)),
+        (f"{game}-rejoin", f"/r/{lobby.code}", []),
+    ]
+    for phase, table in (("mid", mid), ("end", end)):
+        seated = site.cookies(table, site.awaited_token(table))
         found += [
-            (f"{game}-join", f"/j/{lobby.code}", []),
-            (f"{game}-lobby-phone", f"/t/{lobby.code}", site.cookies(lobby, lobby.tokens["Ann"])),
-            (f"{game}-lobby-host", f"/t/{lobby.code}/host", site.cookies(lobby, lobby.host)),
-            (f"{game}-rejoin", f"/r/{lobby.code}", []),
+            (f"{game}-{phase}-phone", f"/t/{table.code}", seated),
+            (f"{game}-{phase}-host", f"/t/{table.code}/host", seated),
+            (f"{game}-{phase}-display", f"/d/{table.code}", []),
+            (f"{game}-{phase}-history", f"/t/{table.code}/history?screen=phone", seated),
         ]
-        for phase, table in (("mid", mid), ("end", end)):
-            seated = site.cookies(table, site.awaited_token(table))
-            found += [
-                (f"{game}-{phase}-phone", f"/t/{table.code}", seated),
-                (f"{game}-{phase}-host", f"/t/{table.code}/host", seated),
-                (f"{game}-{phase}-display", f"/d/{table.code}", []),
-                (f"{game}-{phase}-history", f"/t/{table.code}/history?screen=phone", seated),
-            ]
-        found.append((f"{game}-end-replay", f"/t/{end.code}/replay?step=1", []))
-    return found
+    return found + [(f"{game}-end-replay", f"/t/{end.code}/replay?step=1", [])]
 
 
+@pytest.mark.parametrize("group", GROUPS)
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_every_screen_reads_in_its_language_and_fits(site, new_phone, language):
-    problems, errors = [], []
-    for name, path, cookies in screens(site):
-        page = new_phone(**PHONE)
-        page.context.add_cookies(cookies + [
-            {"name": "companion_language", "value": language, "url": site.url}])
-        errors.append(console_errors(page))
+def test_every_screen_reads_in_its_language_and_fits(site, new_phone, language, group):
+    problems = []
+    page = new_phone(**PHONE)
+    errors = console_errors(page)
+    page.context.add_cookies([{"name": "companion_language", "value": language,
+                               "url": site.url}])
+    for name, path, cookies in screens(site, group):
+        page.context.add_cookies(cookies)
+        page.set_viewport_size(PHONE)
         response = page.goto(site.url + path)
         if response.status >= 400:
             problems.append(f"{name}: answered {response.status}")
-            page.context.close()
             continue
         said = page.evaluate("document.documentElement.lang")
         if said != language:
             problems.append(f"{name}: the page says lang={said!r}")
-        text = page.evaluate(READ)
-        left = english_in(text, language)
+        left = english_in(page.evaluate(READ), language)
         if left:
             problems.append(f"{name}: English left: {left[:5]}")
         for size, screen in ((PHONE, "phone"), (TV, "tv")):
@@ -101,7 +106,5 @@ def test_every_screen_reads_in_its_language_and_fits(site, new_phone, language):
             small = page.evaluate(TARGETS)
             if small:
                 problems.append(f"{shot}: controls under {TAP} px: {small}")
-        page.context.close()
     assert not problems, f"[{language}]\n" + "\n".join(problems)
-    reported = [error for page_errors in errors for error in page_errors]
-    assert not reported, "\n".join(reported)
+    assert not errors, "\n".join(errors)

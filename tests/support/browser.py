@@ -170,10 +170,22 @@ TARGETS = """() => [...document.querySelectorAll(
   .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
 
 
+# The innermost elements that reach past the right edge of the screen (what makes it scroll
+# sideways), a few of them.
+PAST_THE_EDGE = """() => [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > innerWidth + 1
+               && ![...e.children].some(c => c.getBoundingClientRect().right > innerWidth + 1))
+  .slice(0, 4).map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} `
+                        + `"${e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30)}"`)"""
+
+
 def fits_a_phone(page, name: str) -> list[str]:
     """What does not fit a 360 px phone: a sideways scroll, a word broken across lines."""
     width = page.viewport_size["width"]
     overflow = page.evaluate("document.documentElement.scrollWidth")
-    problems = [f"{name}: {overflow} px wide on a {width} px screen"] if overflow > width else []
+    problems = []
+    if overflow > width:
+        problems.append(f"{name}: {overflow} px wide on a {width} px screen, past its edge: "
+                        f"{page.evaluate(PAST_THE_EDGE)}")
     broken = broken_words(page)
     return problems + ([f"{name}: words broken across lines: {broken}"] if broken else [])

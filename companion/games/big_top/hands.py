@@ -59,12 +59,12 @@ def check_line(missing: list[str], doubled: int, yours: list[str]) -> Message:
         problems.append(message("missing: %(cards)s",
                                 cards=listed(map(card_label, missing), tally=True)))
     if yours:
+        # (Named first: a message inside the plural's call would hide it from extraction.)
+        named = listed((message("the %(card)s", card=card_label(c)) for c in yours), tally=True)
         problems.append(plural(
             "%(count)s card was entered more than once, %(yours)s by you and another player",
             "%(count)s cards were entered more than once, %(yours)s by you and another "
-            "player", "count", count=doubled,
-            yours=listed((message("the %(card)s", card=card_label(c)) for c in yours),
-                         tally=True)))
+            "player", "count", count=doubled, yours=named))
     elif doubled:
         problems.append(plural("%(count)s card was entered more than once",
                                "%(count)s cards were entered more than once", "count",
