@@ -25,7 +25,7 @@ DEFAULT = "en"
 NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", "pl": "Polski"}
 # The languages a phone may choose: a language is listed here once its catalog is complete.
 # (The setting LANGUAGES, these by default, lets a test offer a catalog of its own.)
-SHIPPED = (DEFAULT,)
+SHIPPED = (DEFAULT, "de", "fr", "es", "pl")
 COOKIE = "companion_language"
 # The answers whose words depend on the language: the pages, their fragments and streams,
 # and the API's error messages.

@@ -1,6 +1,8 @@
 """A database from before the engines spoke in messages, upgraded: every game's history,
 finished or part-played, reads exactly as it did in English.
 
+The same history reads in German too, translated line by line.
+
 tests/data/tables_before_messages.json holds, for a finished and a part-played table of
 every game, the rows the previous schema revision stored (the log's lines as English text
 with `{name:ID}` placeholders; an undo and a rejoin among them) and the history the
@@ -12,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from flask_babel import force_locale
 from flask_migrate import upgrade
 
 from companion import create_app
@@ -19,6 +22,7 @@ from companion.auth import PUBLIC, Viewer
 from companion.extensions import db
 from companion.models import Event, Player, Table
 from companion.table import read
+from tests.support.catalogs import english_in
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 MIGRATIONS = str(ROOT / "migrations")
@@ -62,7 +66,7 @@ def old_database(tmp_path):
 
 @pytest.mark.skipif(bool(__import__("os").environ.get("COMPANION_TEST_DATABASE_URL")),
                     reason="the old rows are written to a SQLite file of its own")
-def test_an_upgraded_database_reads_its_history_as_before(old_database):
+def test_an_upgraded_database_reads_its_history_as_before_and_in_german(old_database):
     assert {old["game"] for old in OLD_TABLES} == set(BUILT_IN)
     assert {old["status"] for old in OLD_TABLES} == {"finished", "playing"}
     with old_database.app_context():
@@ -78,6 +82,14 @@ def test_an_upgraded_database_reads_its_history_as_before(old_database):
                     history = read.log(table, PUBLIC if player is None
                                        else Viewer(player_id=player))
                 assert [line["summary"] for line in history] == lines, (old["game"], viewer)
+                with old_database.test_request_context("/"), force_locale("de"):
+                    german = [line["summary"] for line in read.log(
+                        read.find(f"OLD{chr(65 + number)}"),
+                        PUBLIC if player is None else Viewer(player_id=player))]
+                assert len(german) == len(lines)
+                assert not english_in("\n".join(german), "de"), (old["game"], viewer)
+                same = [line for line, english in zip(german, lines) if line == english]
+                assert len(same) <= len(lines) // 10, (old["game"], viewer, same)
             if old["game"] in SPEAKING_IN_MESSAGES:
                 assert all(isinstance(note["text"], dict)
                            for event in events for note in event.notes), old["game"]

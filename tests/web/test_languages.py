@@ -132,9 +132,12 @@ def test_the_picker_returns_only_to_this_site(german_app, target):
     assert response.status_code == 303 and response.headers["Location"] == "/"
 
 
-def test_one_language_only_shows_no_picker(client, app):
-    assert app.config["LANGUAGES"] == SHIPPED == ("en",)
-    text = page(client, "/")
+def test_the_five_languages_ship_and_one_language_alone_shows_no_picker(client, app,
+                                                                       database_url, tmp_path):
+    assert app.config["LANGUAGES"] == SHIPPED == ("en", "de", "fr", "es", "pl")
+    assert all(name in page(client, "/") for name in ("Deutsch", "Français", "Polski"))
+    english_only = make_app(database_url, tmp_path, LANGUAGES=("en",)).test_client()
+    text = page(english_only, "/")
     assert "language-picker" not in text and '<html lang="en">' in text
 
 
