@@ -199,6 +199,10 @@ class Game:
     # app's own templates/ and static/. None for the games built in, whose files sit there.
     files: ClassVar[Path | None] = None
 
+    # The option whose value names the options a table is created with, kept under that
+    # name on this server for the next table (the score sheet's game name); None: no names.
+    saved_by: ClassVar[str | None] = None
+
     _adapter: ClassVar[TypeAdapter | None] = None
 
     @property

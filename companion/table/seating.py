@@ -75,9 +75,23 @@ def create_table(game_id: Any, options: Any) -> tuple[str, str]:
         options = {**saved_defaults(engine), **options}
     chosen = validate_options(engine, options)
     token = new_token()
+    named = chosen.get(engine.saved_by) if engine.saved_by else None
     code = store.create_table({"game": engine.id, "options": chosen,
-                               "host_token_hash": hash_token(token)})
+                               "host_token_hash": hash_token(token)},
+                              named=store.Named(engine.id, named, chosen) if named else None)
     return code, token
+
+
+def saved_by_name(engine: Game) -> list[store.Named]:
+    """The options saved under a name for a game (its saved sheets), the most used first."""
+    return store.saved.saved(engine.id) if engine.saved_by else []
+
+
+def saved_under(engine: Game, name: Any) -> store.Named | None:
+    """The options saved under this name (in any case), None if there are none."""
+    if not engine.saved_by or not isinstance(name, str):
+        return None
+    return store.saved.find(engine.id, name)
 
 
 def clean_name(name: Any) -> str:

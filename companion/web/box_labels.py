@@ -47,3 +47,10 @@ BIG_MONEY_BIZ_NEWS = (
     lazy_gettext("Liquidation"),
     lazy_gettext("Global Recession"),
 )
+
+# Why a score sheet's options are refused (its models.py), shown in the host's language.
+SCORE_SHEET_REFUSALS = (
+    lazy_gettext("each category can be named only once"),
+    lazy_gettext("a tie-break names a category the sheet does not have"),
+    lazy_gettext("each tie-break can be used only once"),
+)
