@@ -43,10 +43,13 @@ def validate_options(engine: Game, options: Any) -> dict:
     if not isinstance(options, dict):
         raise bad_request("Options must be an object.")
     try:
-        chosen = engine.Options.model_validate(options)
+        # Over the game's own defaults, which fill an option the game cannot do without
+        # (a score sheet's name) and which the options chosen must agree with.
+        chosen = engine.options_for(options)
     except ValidationError as exc:
         raise bad_request(validation_message(exc)) from None
-    return chosen.model_dump(mode="json", exclude_unset=True)
+    return {key: value for key, value in chosen.model_dump(mode="json").items()
+            if key in options}
 
 
 def saved_defaults(engine: Game) -> dict:

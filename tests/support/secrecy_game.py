@@ -88,7 +88,7 @@ class Game:
             return None
         assert self.moves < MAX_MOVES, f"{self.engine.id}: no end after {MAX_MOVES} moves"
         player, action = choose_move(self.engine, before.state, self.rng)
-        client = self.by_player[player]
+        client = self.host if player is None else self.by_player[player]
         status, answer = self.post(client, action, before.version)
         assert status == 200, (self.engine.id, action, answer)
         self.moves += 1
