@@ -208,7 +208,7 @@ def _lines(text: str, field: Field) -> list[str]:
     return lines
 
 
-def _rows(form: MultiDict, field: Field, schema: dict) -> list[dict]:
+def _rows(form: MultiDict, field: Field, schema: dict, check: bool = True) -> list[dict]:
     """A list posted one row at a time, in order: `NAME.0` the row's choice of kind
     ("by=category;most=false", empty for no row) and `NAME.0.WORD` its words (those the
     chosen kind has). Rows left empty are left out."""
@@ -230,6 +230,9 @@ def _rows(form: MultiDict, field: Field, schema: dict) -> list[dict]:
         for word in kinds.get(row.get(tag), {}):
             if word in ROW_WORDS:
                 row[word] = " ".join(form.get(f"{field.name}.{number}.{word}", "").split())
+                if not row[word] and check:
+                    raise bad_request(gettext("%(option)s: say which category for row %(number)s.",
+                                              option=field.title, number=len(rows) + 1))
         rows.append(row)
     return rows
 
@@ -265,7 +268,7 @@ def typed(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
         elif field.kind == "choices":
             kept[field.name] = form.getlist(field.name)
         elif field.kind == "rows":
-            kept[field.name] = _rows(form, field, engine.Options.model_json_schema())
+            kept[field.name] = _rows(form, field, engine.Options.model_json_schema(), False)
         elif field.kind == "lines" and field.name in form:
             kept[field.name] = [line.strip() for line in form[field.name].splitlines()
                                 if line.strip()]
@@ -277,7 +280,7 @@ def typed(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
 def check(engine: Game, chosen: dict, saved: dict | None = None) -> None:
     """Refuse, in a sentence naming the option, what the game's options would not take."""
     try:
-        engine.Options.model_validate({**(saved or {}), **chosen})
+        engine.options_for({**(saved or {}), **chosen})
     except ValidationError as exc:
         raise bad_request(refusal(engine, exc.errors()[0])) from None
 

@@ -1,0 +1,115 @@
+"""The score sheet's new-table form, its saved sheets, /games for sheets and the CSV
+downloads, over the test client on a real SQLite database."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from werkzeug.datastructures import MultiDict
+
+from companion.extensions import db
+from companion.models import SavedOptions
+from tests.support.pages import csrf_of, inert, page
+from tests.support.screens import post
+
+WINGSPAN = ["Birds", "Bonus cards", "End-of-round goals", "Eggs", "Food on cards",
+            "Tucked cards"]
+FORM = "/new/score-sheet"
+
+
+def sheet_form(host, **fields) -> MultiDict:
+    """The form as the host fills it in: a name, the categories one per line, tie-breaks
+    as rows (`tiebreaks.N` its kind, `tiebreaks.N.category`)."""
+    data = MultiDict({"csrf_token": csrf_of(page(host, FORM)), "entry": "players"})
+    for key, value in fields.items():
+        data[key.replace("__", ".")] = value
+    return data
+
+
+def created(response) -> str:
+    assert response.status_code == 303, response.get_data(as_text=True)[:1500]
+    return re.search(r"/t/([A-Z]{4})/host", response.headers["Location"]).group(1)
+
+
+def options_of(client, code: str) -> dict:
+    return client.get(f"/api/v1/tables/{code}").get_json()["options"]
+
+
+def test_the_form_asks_for_the_sheet(host):
+    html = page(host, FORM)
+    inert(html, FORM)
+    assert 'id="name" name="name" value=""' in html and "required" in html
+    assert 'name="rounds" value=""' in html and 'placeholder="open until the host ends the game"' in html
+    assert '<textarea id="categories" name="categories"' in html and ">Points</textarea>" in html
+    for name in ("lowest_wins", "negative", "secret"):
+        assert f'name="{name}"' in html
+    assert '<option value="scorer"' in html and "The host</option>" in html
+    assert 'name="tiebreaks.0"' in html and 'name="tiebreaks.0.category"' in html
+    assert 'value="by=category;most=false"' in html and 'value="by=rounds_won"' in html
+    assert "tiebreaks.js" in html
+    assert "Save as this server" not in html  # saved sheets instead of the server's defaults
+    assert "Saved sheets" not in html  # none yet
+
+
+def test_a_wingspan_sheet_is_created_with_its_chain_and_saved(app, host):
+    code = created(host.post(FORM, data=sheet_form(
+        host, name="  Wingspan ", rounds="4", categories="\n".join(WINGSPAN) + "\n\n",
+        secret="on", tiebreaks__0="by=category;most=true", tiebreaks__0__category="Food on cards",
+        tiebreaks__1="", tiebreaks__1__category="ignored",
+        tiebreaks__2="by=rounds_won", tiebreaks__2__category="not used")))
+    options = options_of(host, code)
+    assert options["name"] == "Wingspan" and options["rounds"] == 4
+    assert options["categories"] == WINGSPAN and options["secret"] is True
+    assert options["tiebreaks"] == [{"by": "category", "category": "Food on cards", "most": True},
+                                    {"by": "rounds_won"}]
+    with app.app_context():
+        saved = db.session.execute(db.select(SavedOptions)).scalars().all()
+        assert [(s.game, s.name, s.uses) for s in saved] == [("score-sheet", "Wingspan", 1)]
+        assert saved[0].options == options
+
+
+def test_bad_input_is_explained_and_keeps_what_was_typed(app, host):
+    cases = [
+        ({"name": "   ", "categories": "Birds"}, "Game: please fill this in."),
+        ({"name": "x" * 41}, "Game: at most 40 characters."),
+        ({"name": "Rummy", "rounds": "101"}, "Rounds: at most 100."),
+        ({"name": "Rummy", "rounds": "0"}, "Rounds: at least 1."),
+        ({"name": "Rummy", "rounds": "four"}, "Rounds: type a whole number."),
+        ({"name": "Rummy", "target": "-5"}, "Target score: at least 1."),
+        ({"name": "Rummy", "categories": "Birds\nEggs\nbirds"},
+         "Categories: birds is there twice; each line once."),
+        ({"name": "Rummy", "categories": "\n".join(f"C{n}" for n in range(21))},
+         "Categories: at most 20 entries."),
+        ({"name": "Rummy", "categories": "A category name far too long"},
+         "Categories: at most 24 characters."),
+        ({"name": "Rummy", "categories": "Birds\nEggs", "tiebreaks__0": "by=category;most=true",
+          "tiebreaks__0__category": "Fish"},
+         "a tie-break names a category the sheet does not have"),
+        ({"name": "Rummy", "tiebreaks__0": "by=rounds_won", "tiebreaks__1": "by=rounds_won"},
+         "each tie-break can be used only once"),
+        ({"name": "Rummy", "tiebreaks__0": "by=rounds_won", "tiebreaks__1": "by=category;most=true",
+          "tiebreaks__1__category": " "}, "Tie-breaks: say which category for row 2."),
+        ({"name": "Rummy", "tiebreaks__0": "by=chess"}, "Tie-breaks: "),
+        ({"name": "Rummy", "tiebreaks__0": "by=category;most=maybe"}, "Tie-breaks: "),
+        ({"name": "Rummy", "entry": "everyone"}, "Who enters the scores: "),
+    ]
+    for fields, said in cases:
+        response = host.post(FORM, data=sheet_form(host, **fields))
+        text = response.get_data(as_text=True)
+        assert response.status_code == 400, (fields, text[:800])
+        assert 'role="alert"' in text and said in text, (fields, said)
+        if fields["name"].strip() and len(fields["name"]) <= 40:
+            assert f'name="name" value="{fields["name"]}"' in text, fields
+        if "categories" in fields and len(fields["categories"]) < 60:
+            assert f'>{fields["categories"]}</textarea>' in text, fields
+    # The chain comes back as it was typed.
+    response = host.post(FORM, data=sheet_form(
+        host, name="Rummy", categories="Birds\nEggs", rounds="7", tiebreaks__0="by=category;most=false",
+        tiebreaks__0__category="Fish"))
+    text = response.get_data(as_text=True)
+    assert 'value="by=category;most=false" selected' in text
+    assert 'name="tiebreaks.0.category"\n          value="Fish"' in text
+    assert 'name="rounds" value="7"' in text
+    with app.app_context():  # nothing was created or saved
+        assert db.session.execute(db.select(SavedOptions)).scalars().all() == []
