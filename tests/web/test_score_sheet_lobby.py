@@ -113,3 +113,50 @@ def test_bad_input_is_explained_and_keeps_what_was_typed(app, host):
     assert 'name="rounds" value="7"' in text
     with app.app_context():  # nothing was created or saved
         assert db.session.execute(db.select(SavedOptions)).scalars().all() == []
+
+
+def test_saved_sheets_are_one_tap_and_offered_as_the_name_is_typed(app, host):
+    wingspan = dict(name="Wingspan", categories="\n".join(WINGSPAN),
+                    tiebreaks__0="by=category;most=true", tiebreaks__0__category="Food on cards")
+    created(host.post(FORM, data=sheet_form(host, **wingspan)))
+    created(host.post(FORM, data=sheet_form(host, name="Golf", rounds="9", lowest_wins="on",
+                                            entry="scorer")))
+    created(host.post(FORM, data=sheet_form(host, name="golf", rounds="18", lowest_wins="on",
+                                            entry="scorer")))
+    html = page(host, FORM)
+    inert(html, FORM)
+    # Most used first: Golf (twice, under the name as last typed), then Wingspan.
+    assert re.findall(r'<button type="submit" class="button primary" name="name" value="([^"]+)"', html) \
+        == ["golf", "Wingspan"]
+    assert re.findall(r'<datalist id="name-offered"><option value="([^"]+)"></option>'
+                      r'<option value="([^"]+)"></option></datalist>', html) == [("golf", "Wingspan")]
+    assert ", ".join(WINGSPAN) in html
+    # One tap: a table with Wingspan's categories and tie-breaks; counted once more.
+    code = created(host.post(f"{FORM}/saved", data={"csrf_token": csrf_of(html), "name": "Wingspan"}))
+    options = options_of(host, code)
+    assert options["name"] == "Wingspan" and options["categories"] == WINGSPAN
+    assert options["tiebreaks"] == [{"by": "category", "category": "Food on cards", "most": True}]
+    with app.app_context():
+        uses = dict(db.session.execute(db.select(SavedOptions.name, SavedOptions.uses)).all())
+    assert uses == {"golf": 2, "Wingspan": 2}
+    # A name typed again with other settings updates the saved sheet.
+    created(host.post(FORM, data=sheet_form(host, name="WINGSPAN", categories="Birds\nEggs")))
+    code = created(host.post(f"{FORM}/saved", data={"csrf_token": csrf_of(html), "name": "wingspan"}))
+    assert options_of(host, code)["categories"] == ["Birds", "Eggs"]
+    assert options_of(host, code)["name"] == "WINGSPAN"
+    # "Change" fills the form with a saved sheet's settings.
+    filled = page(host, f"{FORM}?saved=golf")
+    assert 'name="name" value="golf"' in filled and 'name="rounds" value="18"' in filled
+    assert 'name="lowest_wins" checked' in filled and '<option value="scorer" selected' in filled
+    # A name nothing is saved under is refused in place.
+    response = host.post(f"{FORM}/saved", data={"csrf_token": csrf_of(html), "name": "Chess"})
+    assert response.status_code == 404
+    assert "Nothing is saved under that name on this server." in response.get_data(as_text=True)
+
+
+def test_a_sheet_made_through_the_api_is_saved_too(app, api):
+    api.table("score-sheet", start=False, options={"name": "Sushi Go", "rounds": 3})
+    api.table("score-sheet", start=False)  # no name: a plain Score sheet, saved under none
+    with app.app_context():
+        saved = db.session.execute(db.select(SavedOptions)).scalar_one()
+    assert (saved.name, saved.options["rounds"], saved.uses) == ("Sushi Go", 3, 1)
