@@ -206,6 +206,9 @@ class Game:
     # The option whose value names the options a table is created with, kept under that
     # name on this server for the next table (the score sheet's game name); None: no names.
     saved_by: ClassVar[str | None] = None
+    # Whether a table's scores are what the game was about (a score sheet's totals): /games
+    # shows each player's best and average per game name, and the sheet is a download.
+    keeps_totals: ClassVar[bool] = False
 
     _adapter: ClassVar[TypeAdapter | None] = None
 

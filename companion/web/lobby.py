@@ -36,7 +36,8 @@ def past_games():
     games = records.past_games(limit=1000)
     return render_template("lobby/games.html", games=games[:50],
                            in_play=records.games_in_play(),
-                           stats=records.player_stats(games))
+                           stats=records.player_stats(games),
+                           sheet_stats=records.player_stats(games, totals=True))
 
 
 @bp.get("/join")

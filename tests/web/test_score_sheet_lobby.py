@@ -8,6 +8,7 @@ import re
 
 from werkzeug.datastructures import MultiDict
 
+from companion.auth import host_cookie
 from companion.extensions import db
 from companion.models import SavedOptions
 from tests.support.pages import csrf_of, inert, page
@@ -160,3 +161,92 @@ def test_a_sheet_made_through_the_api_is_saved_too(app, api):
     with app.app_context():
         saved = db.session.execute(db.select(SavedOptions)).scalar_one()
     assert (saved.name, saved.options["rounds"], saved.uses) == ("Sushi Go", 3, 1)
+
+
+def play_sheet(api, players, options, rounds):
+    """A sheet played to its end through the API: each player enters their own rows."""
+    table = api.table("score-sheet", players=players, options=options)
+    for number, entries in enumerate(rounds, start=1):
+        for name, scores in entries.items():
+            status, body = table.act(table.tokens[name], type="enter", round=number, scores=scores)
+            assert status == 200, body
+    return table
+
+
+def rows_of(response) -> list[list[str]]:
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    return list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
+
+
+def test_a_finished_sheet_downloads_as_csv(app, client, api):
+    table = play_sheet(api, ("Ann", "=cmd|' /C calc'!A0", "@Cat"),
+                       {"name": "=Wingspan", "rounds": 2, "categories": ["Birds", "-Eggs"],
+                        "negative": True, "tiebreaks": [{"by": "category", "category": "Birds"}]},
+                       [{"Ann": {"Birds": 10, "-Eggs": 2}, "=cmd|' /C calc'!A0": {"Birds": 8, "-Eggs": 4},
+                         "@Cat": {"Birds": -3, "-Eggs": 0}},
+                        {"Ann": {"Birds": 5, "-Eggs": 1}, "=cmd|' /C calc'!A0": {"Birds": 7, "-Eggs": 1},
+                         "@Cat": {"Birds": 1, "-Eggs": 1}}])
+    response = client.get(f"/t/{table.code}/sheet.csv")
+    disposition = response.headers["Content-Disposition"]
+    assert disposition.startswith("attachment;") and f"Wingspan-{table.code}.csv" in disposition
+    assert rows_of(response) == [
+        ["Round", "Category", "Ann", "'=cmd|' /C calc'!A0", "'@Cat"],
+        ["1", "Birds", "10", "8", "-3"],
+        ["1", "'-Eggs", "2", "4", "0"],
+        ["1", "Round total", "12", "12", "-3"],
+        ["2", "Birds", "5", "7", "1"],
+        ["2", "'-Eggs", "1", "1", "1"],
+        ["2", "Round total", "6", "8", "2"],
+        ["Total", "", "18", "20", "-1"],
+        ["Place", "", "2", "1", "3"],
+    ]
+    # Its result on the host screen links to it.
+    host = app.test_client()
+    host.set_cookie(host_cookie(table.code), table.host)
+    assert f'href="/t/{table.code}/sheet.csv" download' in page(host, f"/t/{table.code}/host")
+
+
+def test_nothing_of_a_sheet_in_play_downloads(client, api):
+    table = play_sheet(api, ("Ann", "Ben"), {"name": "Rummy", "secret": True},
+                       [{"Ann": {"Points": 4713}}])
+    response = client.get(f"/t/{table.code}/sheet.csv")
+    assert response.status_code == 409 and b"4713" not in response.get_data()
+    go_big = api.table("go-big")
+    assert client.get(f"/t/{go_big.code}/sheet.csv").status_code == 404
+    assert client.get("/t/ZZZZ/sheet.csv").status_code == 404
+    assert rows_of(client.get("/games.csv")) == [
+        ["Finished", "Game", "Table", "Player", "Place", "Score", "Won"]]
+
+
+def test_games_lists_sheets_by_their_name_with_best_and_average(app, client, api):
+    golf = {"name": "Golf", "rounds": 1, "lowest_wins": True}
+    play_sheet(api, ("Ann", "Ben"), golf, [{"Ann": {"Points": 30}, "Ben": {"Points": 36}}])
+    play_sheet(api, ("ann", "Ben"), golf, [{"ann": {"Points": 41}, "Ben": {"Points": 33}}])
+    play_sheet(api, ("Ann", "Ben"), {"name": "Rummy", "rounds": 1},
+               [{"Ann": {"Points": 5}, "Ben": {"Points": 50}}])
+    go_big = api.table("go-big", players=("Ann", "Dan"), options={"copies_per_value": 4})
+    go_big.api.app = app
+    go_big.finish()
+    html = page(client, "/games")
+    inert(html, "/games")
+    assert html.count("<h3>Golf</h3>") == 2 and "<h3>Rummy</h3>" in html and "<h3>Go Big</h3>" in html
+    assert "Score sheet" not in html.split("<h2>Players</h2>")[0]
+    sheets = html[html.index('id="sheet-stats"'):]
+    rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>(\d+)</td><td>(\d+)</td>\s*"
+                      r"<td>([^<]*)</td><td>([^<]*)</td></tr>", sheets)
+    assert rows == [("Ann", "Golf", "2", "1", "30", "35.5"), ("Ann", "Rummy", "1", "0", "5", "5"),
+                    ("Ben", "Golf", "2", "1", "33", "34.5"), ("Ben", "Rummy", "1", "1", "50", "50")]
+    others = html[html.index("<h2>Players</h2>"):html.index('id="sheet-stats"')]
+    assert "Go Big" in others and "Golf" not in others and "Best total" not in others
+    # The history as CSV: a row per player of each finished game, numbers as numbers.
+    response = client.get("/games.csv")
+    assert 'filename=past-games.csv' in response.headers["Content-Disposition"]
+    history = rows_of(response)
+    assert history[0] == ["Finished", "Game", "Table", "Player", "Place", "Score", "Won"]
+    assert sorted((r[1], r[3], r[4], r[5], r[6]) for r in history[1:] if r[1] != "Go Big") == [
+        ("Golf", "Ann", "1", "30", "1"), ("Golf", "Ben", "1", "33", "1"),
+        ("Golf", "Ben", "2", "36", "0"), ("Golf", "ann", "2", "41", "0"),
+        ("Rummy", "Ann", "2", "5", "0"), ("Rummy", "Ben", "1", "50", "1")]
+    assert {r[3] for r in history[1:] if r[1] == "Go Big"} == {"Ann", "Dan"}
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", r[0]) for r in history[1:])

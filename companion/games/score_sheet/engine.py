@@ -33,6 +33,7 @@ class ScoreSheet(Game):
     host_actions = frozenset({"end"})
     host_or_player_actions = frozenset({"enter", "correct"})
     saved_by = "name"  # a sheet's settings are kept under its game's name
+    keeps_totals = True
 
     def default_options(self, player_count: int | None = None) -> Options:
         # The contract asks for a name; a table made without one is a plain "Score sheet".
