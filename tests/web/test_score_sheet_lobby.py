@@ -235,7 +235,8 @@ def test_games_lists_sheets_by_their_name_with_best_and_average(app, client, api
     sheets = html[html.index('id="sheet-stats"'):]
     rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>(\d+)</td><td>(\d+)</td>\s*"
                       r"<td>([^<]*)</td><td>([^<]*)</td></tr>", sheets)
-    assert rows == [("Ann", "Golf", "2", "1", "30", "35.5"), ("Ann", "Rummy", "1", "0", "5", "5"),
+    # A name as the newest game has it; the best of Golf is the lowest total.
+    assert rows == [("ann", "Golf", "2", "1", "30", "35.5"), ("Ann", "Rummy", "1", "0", "5", "5"),
                     ("Ben", "Golf", "2", "1", "33", "34.5"), ("Ben", "Rummy", "1", "1", "50", "50")]
     others = html[html.index("<h2>Players</h2>"):html.index('id="sheet-stats"')]
     assert "Go Big" in others and "Golf" not in others and "Best total" not in others
