@@ -177,6 +177,31 @@ def test_axe_finds_nothing_serious_on_the_replays_and_a_refused_record(site, axe
     assert not found, "\n".join(found)
 
 
+def test_axe_finds_nothing_serious_on_the_score_sheets_form_and_history(site, axe_context):
+    """The score sheet's new-table form with saved sheets and a tie-break chain being
+    ordered, the form refused and shown again, and past games with sheets' totals."""
+    api = Api(client=site.app.test_client())
+    api.table("score-sheet", start=False, options={
+        "name": "Wingspan", "categories": ["Birds", "Eggs"],
+        "tiebreaks": [{"by": "category", "category": "Birds", "most": True}]})
+    api.table("score-sheet", players=("Ann", "Ben"),
+              options={"name": "Golf", "rounds": 2, "lowest_wins": True}).finish()
+    page = axe_context.new_page()
+    found = check(page, f"{site.url}/new/score-sheet", "score sheet form, saved sheets")
+    page.get_by_label("Tie-break 1", exact=True).select_option(label="Fewest in a category")
+    expect(page.get_by_label("Category of tie-break 1")).to_be_visible()
+    found += axe(page, "score sheet form, a category tie-break")
+    page.get_by_label("Game", exact=True).fill("Wingspan")
+    page.get_by_label("Categories").fill("Birds\nbirds")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.get_by_role("alert")).to_contain_text("twice")
+    found += axe(page, "score sheet form, refused")
+    found += check(page, f"{site.url}/games", "past games with score sheets")
+    expect(page.get_by_role("region", name="Score sheets")).to_be_visible()
+    page.close()
+    assert not found, "\n".join(found)
+
+
 # -- announcements and focus ------------------------------------------------------------
 
 def test_turn_changes_are_announced_to_screen_readers(live_server, new_phone):
