@@ -94,9 +94,11 @@ def test_axe_finds_nothing_serious_on_the_lobby_pages(site, axe_context):
     found = []
     for name, path in pages:
         found += check(page, site.url + path, name)
-    for phase in ("lobby", "mid", "end"):  # the table display, on a laptop's screen
-        table = site.tables["big-money", phase]
-        found += check(page, f"{site.url}/d/{table.code}", f"table display, {phase}", HOST)
+    for game in ("big-money", "score-sheet"):  # the table display, on a laptop's screen
+        for phase in ("lobby", "mid", "end"):
+            table = site.tables[game, phase]
+            found += check(page, f"{site.url}/d/{table.code}",
+                           f"table display, {game} {phase}", HOST)
     # Two fragments swapped in by a tap: a Go Big set's confirmation, and undo's.
     go_big = site.tables["go-big", "mid"]
     axe_context.add_cookies(site.cookies(go_big, site.awaited_token(go_big)))
@@ -142,7 +144,8 @@ def test_axe_finds_nothing_serious_on_a_rejoin_code_and_the_privacy_cover(site, 
 def test_axe_finds_nothing_serious_on_the_phone_and_host_screens(site, axe_context, game):
     page = axe_context.new_page()
     found = []
-    for phase in PHASES + (("market",) if game == "big-money" else ()):
+    extra = {"big-money": ("market",), "score-sheet": ("scorer",)}.get(game, ())
+    for phase in PHASES + extra:
         table = site.tables[game, phase]
         token = table.tokens["Ann"] if phase == "lobby" else site.awaited_token(table)
         axe_context.add_cookies(site.cookies(table, token))
