@@ -41,7 +41,8 @@ def test_the_form_asks_for_the_sheet(host):
     html = page(host, FORM)
     inert(html, FORM)
     assert 'id="name" name="name" value=""' in html and "required" in html
-    assert 'name="rounds" value=""' in html and 'placeholder="open until the host ends the game"' in html
+    assert 'name="rounds" value=""' in html and "Default: open until the host ends the game." in html
+    assert 'name="target" value=""' in html and 'placeholder="none"' in html
     assert '<textarea id="categories" name="categories"' in html and ">Points</textarea>" in html
     for name in ("lowest_wins", "negative", "secret"):
         assert f'name="{name}"' in html
