@@ -90,8 +90,10 @@ class Field:
                         for key, value in row.items() if key not in ROW_WORDS)
 
 
-# The parts of a row typed as words (the rest of a row is its choice).
-ROW_WORDS = ("category",)
+# The parts of a row typed as words (the rest of a row is its choice), each with the
+# option whose lines it names: typed in any case, it is written as there ("birds" for a
+# sheet's "Birds").
+ROW_WORDS = {"category": "categories"}
 
 
 def words(text: str | None) -> str | None:
@@ -192,7 +194,21 @@ def read(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
             value = form.get(field.name)
         if value != field.default or field.required:
             chosen[field.name] = value
+    for field in fields(engine, saved):
+        if field.kind == "rows" and field.name in chosen:
+            _as_named(chosen[field.name], {**{f.name: f.value for f in fields(engine, saved)},
+                                           **chosen})
     return chosen
+
+
+def _as_named(rows: list[dict], options: dict) -> None:
+    """Each row's words as the option they name spells them."""
+    for row in rows:
+        for word, named in ROW_WORDS.items():
+            lines = options.get(named)
+            if isinstance(row.get(word), str) and isinstance(lines, list):
+                spelt = {str(line).casefold(): line for line in lines}
+                row[word] = spelt.get(row[word].casefold(), row[word])
 
 
 def _lines(text: str, field: Field) -> list[str]:

@@ -57,7 +57,7 @@ def test_the_form_asks_for_the_sheet(host):
 def test_a_wingspan_sheet_is_created_with_its_chain_and_saved(app, host):
     code = created(host.post(FORM, data=sheet_form(
         host, name="  Wingspan ", rounds="4", categories="\n".join(WINGSPAN) + "\n\n",
-        secret="on", tiebreaks__0="by=category;most=true", tiebreaks__0__category="Food on cards",
+        secret="on", tiebreaks__0="by=category;most=true", tiebreaks__0__category="food ON cards",
         tiebreaks__1="", tiebreaks__1__category="ignored",
         tiebreaks__2="by=rounds_won", tiebreaks__2__category="not used")))
     options = options_of(host, code)
