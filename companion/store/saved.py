@@ -9,12 +9,18 @@ from typing import Any
 from sqlalchemy import Connection, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from collections import Counter
+
 from ..models import SavedOptions, utcnow
 from .connections import reading
+from .reads import TABLES
 
 SAVED = SavedOptions.__table__
 # How many saved names the form offers: the most used first.
 OFFERED = 200
+# How many of the latest tables of a game are looked at for names nothing is saved under
+# (a game's record brought in from another server).
+TABLES_LOOKED_AT = 500
 
 
 @dataclass(frozen=True)
@@ -57,3 +63,18 @@ def find(game: str, name: str) -> Named | None:
             select(SAVED.c.name, SAVED.c.options).where(
                 SAVED.c.game == game, SAVED.c.name_key == name.casefold())).first()
     return Named(game, row.name, dict(row.options)) if row else None
+
+
+def names(game: str, option: str, limit: int = OFFERED) -> list[str]:
+    """The names this server has seen for a game: those saved, the most used first, then
+    those of its latest tables that nothing is saved under, the most frequent first."""
+    offered = [named.name for named in saved(game, limit)]
+    known = {name.casefold() for name in offered}
+    with reading() as connection:
+        rows = connection.execute(
+            select(TABLES.c.options).where(TABLES.c.game == game)
+            .order_by(TABLES.c.id.desc()).limit(TABLES_LOOKED_AT)).all()
+    seen = Counter(row.options.get(option) for row in rows if isinstance(row.options, dict))
+    offered += [name for name, _ in seen.most_common()
+                if isinstance(name, str) and name.casefold() not in known]
+    return offered[:limit]

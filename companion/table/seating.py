@@ -90,6 +90,11 @@ def saved_by_name(engine: Game) -> list[store.Named]:
     return store.saved.saved(engine.id) if engine.saved_by else []
 
 
+def names_seen(engine: Game) -> list[str]:
+    """The names of this game's saved options and of its tables (a sheet's game names)."""
+    return store.saved.names(engine.id, engine.saved_by) if engine.saved_by else []
+
+
 def saved_under(engine: Game, name: Any) -> store.Named | None:
     """The options saved under this name (in any case), None if there are none."""
     if not engine.saved_by or not isinstance(name, str):

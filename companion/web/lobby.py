@@ -62,7 +62,7 @@ def game_or_404(game_id: str):
 def options_page(engine, status: int = 200, **context):
     saved = seating.saved_defaults(engine)
     named = seating.saved_by_name(engine)
-    offered = {engine.saved_by: [sheet.name for sheet in named]} if engine.saved_by else {}
+    offered = {engine.saved_by: seating.names_seen(engine)} if engine.saved_by else {}
     return render_template("lobby/new.html", engine=engine, saved=saved, box=engine.box_data(),
                            fields=options_form.fields(engine, saved, context.pop("chosen", None),
                                                       offered),

@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion.auth import host_cookie
 from companion.extensions import db
-from companion.models import SavedOptions
+from companion.models import SavedOptions, Table
 from tests.support.pages import csrf_of, inert, page
 from tests.support.screens import post
 
@@ -125,13 +125,19 @@ def test_saved_sheets_are_one_tap_and_offered_as_the_name_is_typed(app, host):
                                             entry="scorer")))
     created(host.post(FORM, data=sheet_form(host, name="golf", rounds="18", lowest_wins="on",
                                             entry="scorer")))
+    with app.app_context():  # a sheet's table brought from another server: nothing saved
+        db.session.add(Table(code="HANA", game="score-sheet", options={"name": "Hanabi"},
+                             host_token_hash="h"))
+        db.session.commit()
     html = page(host, FORM)
     inert(html, FORM)
     # Most used first: Golf (twice, under the name as last typed), then Wingspan.
     assert re.findall(r'<button type="submit" class="button primary" name="name" value="([^"]+)"', html) \
         == ["golf", "Wingspan"]
-    assert re.findall(r'<datalist id="name-offered"><option value="([^"]+)"></option>'
-                      r'<option value="([^"]+)"></option></datalist>', html) == [("golf", "Wingspan")]
+    # Offered as the name is typed: the saved sheets, then the names of other tables.
+    offered = html[html.index('<datalist id="name-offered">'):]
+    assert re.findall(r'<option value="([^"]+)"></option>', offered[:offered.index("</datalist>")]) \
+        == ["golf", "Wingspan", "Hanabi"]
     assert ", ".join(WINGSPAN) in html
     # One tap: a table with Wingspan's categories and tie-breaks; counted once more.
     code = created(host.post(f"{FORM}/saved", data={"csrf_token": csrf_of(html), "name": "Wingspan"}))
