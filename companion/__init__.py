@@ -58,8 +58,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     limiter.init_app(app)
     languages.register(app)
 
-    from .web import (api, compress, display, errors, health, links, lobby, public_part,
-                      replay, screens)
+    from .web import (api, compress, display, downloads, errors, health, links, lobby,
+                      public_part, replay, screens)
     from .web import stream_limits
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
@@ -67,6 +67,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(display.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(downloads.bp)
     errors.register(app)
     stream_limits.register(app)
     compress.register(app, [root / "static" for root in file_roots()])

@@ -101,3 +101,21 @@ class SavedDefaults(db.Model):
     game: Mapped[str] = mapped_column(String(40), primary_key=True)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     saved_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SavedOptions(db.Model):
+    """The options a table was created with, saved under the name the host gave them (a
+    score sheet's game name: "Wingspan"), for the next table of that name to take in one
+    tap. Saved again, under the same name in any case, whenever a table of it is created."""
+
+    __tablename__ = "saved_options"
+    __table_args__ = (UniqueConstraint("game", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # How many tables were created with these options: the most used are offered first.
+    uses: Mapped[int] = mapped_column(default=1)
+    saved_at: Mapped[datetime] = mapped_column(default=utcnow)

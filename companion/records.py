@@ -103,9 +103,13 @@ def past_games(limit: int = 50) -> list[dict]:
         result = engine.result(table.state)
         names = {p.id: p.name for p in table.players}
         games.append({"code": table.code, "game": engine.played_as(table.options),
+                      "kind": engine.id, "totals": engine.keeps_totals,
+                      "lowest_wins": bool(table.options.get("lowest_wins")),
                       "finished_at": table.finished_at,
                       "players": [p.name for p in table.players],
-                      "winners": [names.get(w, "?") for w in result.winners]})
+                      "winners": [names.get(w, "?") for w in result.winners],
+                      "standings": [(names.get(s.player, "?"), s.place, s.score)
+                                    for s in result.standings]})
     return games
 
 
@@ -120,15 +124,27 @@ def games_in_play(limit: int = 50) -> list[dict]:
             for table in tables]
 
 
-def player_stats(games: list[dict]) -> list[dict]:
-    """Per player name (as typed, case-insensitive) and game: played and won."""
+def player_stats(games: list[dict], totals: bool = False) -> list[dict]:
+    """Per player name (as typed, case-insensitive) and game: played and won; with
+    `totals`, of the games that keep totals (score sheets, by the game's name): also the
+    best total (the lowest where the lowest wins) and the average."""
     stats: dict[tuple[str, str], dict] = {}
     for game in games:
+        if game["totals"] != totals:
+            continue
+        scores = {name: score for name, _, score in game["standings"]}
         for name in game["players"]:
             entry = stats.setdefault((name.casefold(), game["game"]),
-                                     {"name": name, "game": game["game"], "played": 0, "won": 0})
+                                     {"name": name, "game": game["game"], "played": 0, "won": 0,
+                                      "totals": [], "lowest_wins": game["lowest_wins"]})
             entry["played"] += 1
             entry["won"] += name in game["winners"]
+            if name in scores:
+                entry["totals"].append(scores[name])
+    for entry in stats.values():
+        found = entry.pop("totals")
+        entry["best"] = ((min if entry["lowest_wins"] else max)(found) if found else None)
+        entry["average"] = round(sum(found) / len(found), 1) if found else None
     return sorted(stats.values(), key=lambda e: (e["name"].casefold(), e["game"]))
 
 

@@ -429,6 +429,24 @@
     }
   });
 
+  // -- Small counts: -/+ beside a number field (data-step="1", "-1"), and a sign button
+  // (data-step="sign") where a numeric keypad has no minus; data-step-field names the
+  // field, whose data-min and data-max bound it. A field changed so is kept across updates.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-step]");
+    var field = button && document.getElementById(button.getAttribute("data-step-field"));
+    if (!field) {
+      return;
+    }
+    var now = parseInt(field.value, 10) || 0;
+    var step = button.getAttribute("data-step");
+    var next = step === "sign" ? -now : now + parseInt(step, 10);
+    var lowest = parseInt(field.getAttribute("data-min"), 10);
+    var highest = parseInt(field.getAttribute("data-max"), 10);
+    field.value = String(Math.min(highest, Math.max(lowest, next)));
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
   // -- Finding an item in a long list -----------------------------------------------------
   // A search box (data-filter="<the list's id>") narrows the list (data-filter-list) to the
   // items whose text holds every word typed; data-filter-none="<id>" says when none does.

@@ -16,12 +16,14 @@ from .big_top import BigTop
 from .engine import Game
 from .go_big import GoBig
 from .nothing_beats_a_large import NothingBeatsALarge
+from .score_sheet import ScoreSheet
 
 BUILT_IN: tuple[type[Game], ...] = (
     GoBig,
     BigMoney,
     BigTop,
     NothingBeatsALarge,
+    ScoreSheet,
 )
 
 

@@ -188,6 +188,10 @@ class Game:
     secrets_called: ClassVar[str] = "secrets"
     # Action types only the host may post (the actor is HOST).
     host_actions: ClassVar[frozenset[str]] = frozenset()
+    # Action types a player posts for themselves and the host may post as the host (the
+    # actor is HOST), naming in the action the player it concerns: the score sheet's
+    # entries, made by each player or by the host as the table's scorer.
+    host_or_player_actions: ClassVar[frozenset[str]] = frozenset()
     # Public entries this server remembers across tables and offers again, as
     # {action type: field}: Big Money's asset cards, typed once per box.
     remembered: ClassVar[dict[str, str]] = {}
@@ -198,6 +202,13 @@ class Game:
     # with templates/table/<folder>/ and static/games/<folder>.css, searched after the
     # app's own templates/ and static/. None for the games built in, whose files sit there.
     files: ClassVar[Path | None] = None
+
+    # The option whose value names the options a table is created with, kept under that
+    # name on this server for the next table (the score sheet's game name); None: no names.
+    saved_by: ClassVar[str | None] = None
+    # Whether a table's scores are what the game was about (a score sheet's totals): /games
+    # shows each player's best and average per game name, and the sheet is a download.
+    keeps_totals: ClassVar[bool] = False
 
     _adapter: ClassVar[TypeAdapter | None] = None
 
@@ -264,6 +275,13 @@ class Game:
         """Every player whose input is awaited now (empty when the game is over)."""
         raise NotImplementedError
 
+    def host_may_act(self, state: State) -> bool:
+        """Whether the game awaits, or lets the game go on through, a move of the host as
+        the host (`random_action(state, HOST, rng)`): the score sheet's scorer, the end of
+        an open-ended sheet. The bots then play the host too. False by default: a host's
+        bank adjustment is not part of playing the game."""
+        return False
+
     def turn(self, state: State) -> int | None:
         """The player whose action is awaited, if exactly one."""
         waiting = self.waiting_for(state)
@@ -305,10 +323,12 @@ class Game:
         it may count secrets, as it is only drawn once the game is over)."""
         raise NotImplementedError
 
-    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
+    def random_action(self, state: State, player: int | None,
+                      rng: random.Random) -> dict | None:
         """A legal action for `player` chosen with `rng`, as posted data, or None when
         nothing is awaited from them: the bot that plays seeded games in the trust suite
-        and the benchmark, through the same API as a phone."""
+        and the benchmark, through the same API as a phone. For HOST, the host's move
+        when `host_may_act`, else None."""
         raise NotImplementedError
 
     def public_step(self, state: State, player: int) -> bool:

@@ -22,7 +22,7 @@ from .. import live
 from ..errors import CompanionError, conflict
 from ..models import utcnow
 from ..snapshots import Entry, Snapshot
-from . import reads
+from . import reads, saved
 from .connections import transaction
 from .prepared import Prepared
 from .loading import at_least, cache, latest
@@ -218,16 +218,19 @@ def import_tables(tables: list[NewTable]) -> None:
                 func.pg_get_serial_sequence("players", "id"), func.greatest(largest, 1))))
 
 
-def create_table(values: dict[str, Any], seats: list[dict[str, Any]] | None = None) -> str:
+def create_table(values: dict[str, Any], seats: list[dict[str, Any]] | None = None,
+                 named: saved.Named | None = None) -> str:
     """A new table in its lobby (with these players, if any): its code. Only a code a
     concurrent creation took is drawn again; a database that refuses is answered as
-    anywhere else."""
+    anywhere else. `named`: its options kept under their name, in the same transaction."""
     for _ in range(WRITE_RETRIES):
         code = reads.free_code()
         try:
             with transaction() as connection:
                 _insert_table(connection, NewTable(
                     {**values, "code": code, "status": "lobby", "version": 0}, seats or []))
+                if named is not None:
+                    saved.save(connection, named)
         except IntegrityError:
             continue
         return code

@@ -141,6 +141,8 @@ def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,
         if not viewer.is_host:
             raise forbidden("Only the host can do that.")
         return None
+    if viewer.is_host and as_player is None and action_type in engine.host_or_player_actions:
+        return None
     if viewer.is_host:
         if as_player is None:
             raise forbidden('The host acts for a player by naming them with "as".')

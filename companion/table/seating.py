@@ -43,10 +43,13 @@ def validate_options(engine: Game, options: Any) -> dict:
     if not isinstance(options, dict):
         raise bad_request("Options must be an object.")
     try:
-        chosen = engine.Options.model_validate(options)
+        # Over the game's own defaults, which fill an option the game cannot do without
+        # (a score sheet's name) and which the options chosen must agree with.
+        chosen = engine.options_for(options)
     except ValidationError as exc:
         raise bad_request(validation_message(exc)) from None
-    return chosen.model_dump(mode="json", exclude_unset=True)
+    return {key: value for key, value in chosen.model_dump(mode="json").items()
+            if key in options}
 
 
 def saved_defaults(engine: Game) -> dict:
@@ -75,9 +78,28 @@ def create_table(game_id: Any, options: Any) -> tuple[str, str]:
         options = {**saved_defaults(engine), **options}
     chosen = validate_options(engine, options)
     token = new_token()
+    named = chosen.get(engine.saved_by) if engine.saved_by else None
     code = store.create_table({"game": engine.id, "options": chosen,
-                               "host_token_hash": hash_token(token)})
+                               "host_token_hash": hash_token(token)},
+                              named=store.Named(engine.id, named, chosen) if named else None)
     return code, token
+
+
+def saved_by_name(engine: Game) -> list[store.Named]:
+    """The options saved under a name for a game (its saved sheets), the most used first."""
+    return store.saved.saved(engine.id) if engine.saved_by else []
+
+
+def names_seen(engine: Game) -> list[str]:
+    """The names of this game's saved options and of its tables (a sheet's game names)."""
+    return store.saved.names(engine.id, engine.saved_by) if engine.saved_by else []
+
+
+def saved_under(engine: Game, name: Any) -> store.Named | None:
+    """The options saved under this name (in any case), None if there are none."""
+    if not engine.saved_by or not isinstance(name, str):
+        return None
+    return store.saved.find(engine.id, name)
 
 
 def clean_name(name: Any) -> str:

@@ -13,11 +13,13 @@ GAME_WORDS = (
     lazy_gettext("Big Money"),
     lazy_gettext("Nothing Beats a Large"),
     lazy_gettext("Fan Tan"),  # Big Top played as a game of its own
+    lazy_gettext("Score sheet"),
     # What a game calls a player's secrets, and the first player.
     lazy_gettext("secrets"),
     lazy_gettext("bank total"),
     lazy_gettext("hand and gate receipts"),
     lazy_gettext("goal cards"),
+    lazy_gettext("score entry"),
     lazy_gettext("goes first"),
     lazy_gettext("deals first"),
     lazy_gettext("challenges first"),
@@ -27,6 +29,10 @@ GAME_WORDS = (
     lazy_gettext("peanuts"),
     lazy_gettext("goals completed"),
     lazy_gettext("bank cards"),
+    lazy_gettext("total"),
+    # The score sheet's tie-break columns (a category's column is its name as typed).
+    lazy_gettext("rounds won"),
+    lazy_gettext("last round"),
 )
 
 # Big Money's number dice combinations and Biz News cards, as its box names them.
@@ -46,4 +52,11 @@ BIG_MONEY_BIZ_NEWS = (
     lazy_gettext("Demerger"),
     lazy_gettext("Liquidation"),
     lazy_gettext("Global Recession"),
+)
+
+# Why a score sheet's options are refused (its models.py), shown in the host's language.
+SCORE_SHEET_REFUSALS = (
+    lazy_gettext("each category can be named only once"),
+    lazy_gettext("a tie-break names a category the sheet does not have"),
+    lazy_gettext("each tie-break can be used only once"),
 )

@@ -36,7 +36,8 @@ def past_games():
     games = records.past_games(limit=1000)
     return render_template("lobby/games.html", games=games[:50],
                            in_play=records.games_in_play(),
-                           stats=records.player_stats(games))
+                           stats=records.player_stats(games),
+                           sheet_stats=records.player_stats(games, totals=True))
 
 
 @bp.get("/join")
@@ -60,25 +61,57 @@ def game_or_404(game_id: str):
 
 def options_page(engine, status: int = 200, **context):
     saved = seating.saved_defaults(engine)
+    named = seating.saved_by_name(engine)
+    offered = {engine.saved_by: seating.names_seen(engine)} if engine.saved_by else {}
     return render_template("lobby/new.html", engine=engine, saved=saved, box=engine.box_data(),
-                           fields=options_form.fields(engine, saved, context.pop("chosen", None)),
-                           folder=engine.folder, **context), status
+                           fields=options_form.fields(engine, saved, context.pop("chosen", None),
+                                                      offered),
+                           named=named[:NAMED_SHOWN], folder=engine.folder, **context), status
+
+
+# The saved sheets the new-table page shows as buttons (the rest are offered as the name
+# is typed).
+NAMED_SHOWN = 24
 
 
 @bp.get("/new/<game_id>")
 def new_table(game_id: str):
-    return options_page(game_or_404(game_id))
+    """The new-table form; `?saved=NAME` fills it with the options saved under a name."""
+    engine = game_or_404(game_id)
+    named = seating.saved_under(engine, request.args.get("saved"))
+    return options_page(engine, chosen=named.options if named else None)
 
 
 @bp.post("/new/<game_id>")
 @limiter.limit("30/minute")
 def create(game_id: str):
     engine = game_or_404(game_id)
+    saved = seating.saved_defaults(engine)
     try:
-        chosen = options_form.read(engine, request.form, seating.saved_defaults(engine))
+        chosen = options_form.read(engine, request.form, saved)
+        options_form.check(engine, chosen, saved)
         code, token = seating.create_table(game_id, chosen)
     except CompanionError as error:
-        return options_page(engine, error.status, error=error)
+        return options_page(engine, error.status, error=error,
+                            chosen=options_form.typed(engine, request.form, saved))
+    return hosted(code, token)
+
+
+@bp.post("/new/<game_id>/saved")
+@limiter.limit("30/minute")
+def create_saved(game_id: str):
+    """A table with the options saved under a name, in one tap ("Wingspan")."""
+    engine = game_or_404(game_id)
+    named = seating.saved_under(engine, request.form.get("name"))
+    if named is None:
+        return options_page(engine, 404, error=CompanionError(
+            "not_found", gettext("Nothing is saved under that name on this server.")))
+    code, token = seating.create_table(game_id, named.options)
+    return hosted(code, token)
+
+
+def hosted(code: str, token: str):
+    """To the new table's host screen, this browser its host."""
     response = redirect(url_for("screens.host", code=code), code=303)
     return set_cookie(response, host_cookie(code), token)
 

@@ -96,9 +96,11 @@ def test_axe_finds_nothing_serious_on_the_lobby_pages(site, axe_context):
     found = []
     for name, path in pages:
         found += check(page, site.url + path, name)
-    for phase in ("lobby", "mid", "end"):  # the table display, on a laptop's screen
-        table = site.tables["big-money", phase]
-        found += check(page, f"{site.url}/d/{table.code}", f"table display, {phase}", HOST)
+    for game in ("big-money", "score-sheet"):  # the table display, on a laptop's screen
+        for phase in ("lobby", "mid", "end"):
+            table = site.tables[game, phase]
+            found += check(page, f"{site.url}/d/{table.code}",
+                           f"table display, {game} {phase}", HOST)
     # Two fragments swapped in by a tap: a Go Big set's confirmation, and undo's.
     go_big = site.tables["go-big", "mid"]
     axe_context.add_cookies(site.cookies(go_big, site.awaited_token(go_big)))
@@ -144,7 +146,8 @@ def test_axe_finds_nothing_serious_on_a_rejoin_code_and_the_privacy_cover(site, 
 def test_axe_finds_nothing_serious_on_the_phone_and_host_screens(site, axe_context, game):
     page = axe_context.new_page()
     found = []
-    for phase in PHASES + (("market",) if game == "big-money" else ()):
+    extra = {"big-money": ("market",), "score-sheet": ("scorer",)}.get(game, ())
+    for phase in PHASES + extra:
         table = site.tables[game, phase]
         token = table.tokens["Ann"] if phase == "lobby" else site.awaited_token(table)
         axe_context.add_cookies(site.cookies(table, token))
@@ -203,6 +206,31 @@ def test_axe_finds_nothing_serious_on_the_replays_and_a_refused_record(site, axe
     page.get_by_role("button", name="Open the record").click()
     expect(page.get_by_role("alert")).to_contain_text("not valid JSON")
     found += axe(page, "a refused record")
+    page.close()
+    assert not found, "\n".join(found)
+
+
+def test_axe_finds_nothing_serious_on_the_score_sheets_form_and_history(site, axe_context):
+    """The score sheet's new-table form with saved sheets and a tie-break chain being
+    ordered, the form refused and shown again, and past games with sheets' totals."""
+    api = Api(client=site.app.test_client())
+    api.table("score-sheet", start=False, options={
+        "name": "Wingspan", "categories": ["Birds", "Eggs"],
+        "tiebreaks": [{"by": "category", "category": "Birds", "most": True}]})
+    api.table("score-sheet", players=("Ann", "Ben"),
+              options={"name": "Golf", "rounds": 2, "lowest_wins": True}).finish()
+    page = axe_context.new_page()
+    found = check(page, f"{site.url}/new/score-sheet", "score sheet form, saved sheets")
+    page.get_by_label("Tie-break 1", exact=True).select_option(label="Fewest in a category")
+    expect(page.get_by_label("Category of tie-break 1")).to_be_visible()
+    found += axe(page, "score sheet form, a category tie-break")
+    page.get_by_label("Game", exact=True).fill("Wingspan")
+    page.get_by_label("Categories").fill("Birds\nbirds")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.get_by_role("alert")).to_contain_text("twice")
+    found += axe(page, "score sheet form, refused")
+    found += check(page, f"{site.url}/games", "past games with score sheets")
+    expect(page.get_by_role("region", name="Score sheets")).to_be_visible()
     page.close()
     assert not found, "\n".join(found)
 

@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from companion.games import GAMES, Game
 from companion.games.engine import HOST, IllegalAction, Note, State
 from companion.games.replay import action_rng, replay, setup_rng
+from tests.support.bots import actors
 from tests.support.players import other_options
 
 ALL_GAMES = sorted(GAMES)
@@ -49,7 +50,7 @@ def as_stored(data: Any) -> Any:
 
 @dataclass
 class Move:
-    actor: int
+    actor: int | None
     data: dict
     before: State
     after: State
@@ -85,7 +86,7 @@ def play(engine: Game, seed: int, cap: int = MOVE_CAP) -> Played:
     played = Played(engine, players, options, seed, copy.deepcopy(state))
     bot = random.Random(f"bot:{seed}")
     for index in range(cap):
-        waiting = engine.waiting_for(state)
+        waiting = actors(engine, state)
         if not waiting:
             break
         actor = bot.choice(waiting)
@@ -139,14 +140,14 @@ def test_setup_refuses_a_player_count_the_game_is_not_for(game_id):
 def test_seeded_random_games_finish(games):
     for played in games:
         engine, state = played.engine, played.state
-        assert not engine.waiting_for(state), (
+        assert not actors(engine, state), (
             f"{engine.id} seed {played.seed}: not over after {MOVE_CAP} moves")
         result = engine.result(state)
         assert result is not None
         assert sorted(s.player for s in result.standings) == sorted(played.players)
         assert set(engine.scores(state)) == set(played.players)
-        for player in played.players:
-            assert engine.actions(state, player) == []
+        for player in played.players + [HOST]:
+            assert engine.actions(state, player) == [] or player is HOST
             assert engine.random_action(state, player, random.Random(0)) is None
 
 
@@ -154,10 +155,10 @@ def test_an_awaited_player_is_offered_a_move_and_the_bot_moves_only_as_offered(g
     for played in games:
         engine = played.engine
         for move in played.moves[::3]:
-            waiting = engine.waiting_for(move.before)
+            waiting = actors(engine, move.before)
             assert move.actor in waiting
             assert engine.result(move.before) is None
-            for player in played.players:
+            for player in played.players + [HOST] * engine.host_may_act(move.before):
                 offered = engine.actions(move.before, player)
                 bot = engine.random_action(move.before, player, random.Random(1))
                 assert offered or player not in waiting, f"{engine.id}: {player} awaited"
@@ -185,7 +186,7 @@ def refusal_attempts(played: Played):
     engine = played.engine
     for index, move in enumerate(played.moves[::2]):
         rng = random.Random(index)
-        for waiting in engine.waiting_for(move.before):
+        for waiting in actors(engine, move.before):
             data = as_stored(engine.random_action(move.before, waiting, rng))
             for actor in played.players + [HOST]:
                 if actor != waiting:

@@ -51,7 +51,10 @@ class Seated:
         self.names = {v: k for k, v in ids.items()}
         self._bot: TableBot | None = None
 
-    def token_of(self, player_id: int) -> str:
+    def token_of(self, player_id: int | None) -> str:
+        """A player's token; the host's for HOST (None)."""
+        if player_id is None:
+            return self.host
         return self.tokens[self.names[player_id]]
 
     def view(self, token=None):

@@ -10,12 +10,19 @@ import random
 from typing import Callable
 
 from companion.games import GAMES, Game
+from companion.games.engine import HOST
 from tests.support.referee import Referee
 
 
-def choose_move(engine: Game, state: dict, rng: random.Random) -> tuple[int, dict]:
-    """A player whose input is awaited and a legal random action of theirs."""
-    waiting = list(engine.waiting_for(state))
+def actors(engine: Game, state: dict) -> list[int | None]:
+    """Whoever may move the game on now: the players it awaits, and the host (HOST) when
+    the game lets the host act as the host (the score sheet's scorer, its end)."""
+    return list(engine.waiting_for(state)) + ([HOST] if engine.host_may_act(state) else [])
+
+
+def choose_move(engine: Game, state: dict, rng: random.Random) -> tuple[int | None, dict]:
+    """A player whose input is awaited (or the host, HOST) and a legal random action."""
+    waiting = actors(engine, state)
     assert waiting, f"{engine.id}: the game is not over but no one is awaited"
     rng.shuffle(waiting)
     for player in waiting:

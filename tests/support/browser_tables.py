@@ -19,7 +19,13 @@ GAME_TABLES = {
     "big-money": ({}, ("Ann", "Ben", "Cat"), 14),
     "big-top": ({"deals_per_player": 1}, ("Ann", "Ben", "Cat"), 10),
     "nothing-beats-a-large": ({}, ("Ann", "Ben", "Cat"), 6),
+    "score-sheet": ({"name": "Wingspan", "rounds": 3, "secret": True,
+                     "categories": ["Birds", "Bonus cards", "End-of-round goals", "Eggs",
+                                    "Food on cards", "Tucked cards"]},
+                    ("Ann", "Ben", "Cat"), 4),
 }
+# A score sheet the host enters as the scorer: Golf, lowest wins.
+SCORER_SHEET = {"name": "Golf", "rounds": 9, "lowest_wins": True, "entry": "scorer"}
 PHASES = ("lobby", "mid", "end")
 
 
@@ -52,6 +58,8 @@ def build_site(tmp: Path) -> tuple[Site, LiveServer]:
             site.tables[game, phase] = game_table(api, game, phase)
     # Big Money's market being turned over: the cards the tables above typed are on offer.
     site.tables["big-money", "market"] = game_table(api, "big-money", "market")
+    site.tables["score-sheet", "scorer"] = api.table("score-sheet", players=("Ann", "Ben"),
+                                                     options=SCORER_SHEET, seed=11)
     return site, server
 
 

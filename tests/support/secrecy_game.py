@@ -7,7 +7,7 @@ import random
 
 from companion.games import GAMES
 from companion.web.languages import SHIPPED
-from tests.support.bots import choose_move
+from tests.support.bots import actors, choose_move
 from tests.support.clients import Client, clients_of, form_fields
 from tests.support.counts import COUNTS
 from tests.support.players import (big_seed, new_action_id, new_table, other_options,
@@ -92,7 +92,7 @@ class Game:
             return None
         assert self.moves < MAX_MOVES, f"{self.engine.id}: no end after {MAX_MOVES} moves"
         player, action = choose_move(self.engine, before.state, self.rng)
-        client = self.by_player[player]
+        client = self.host if player is None else self.by_player[player]
         status, answer = self.post(client, action, before.version)
         assert status == 200, (self.engine.id, action, answer)
         self.moves += 1
@@ -150,7 +150,10 @@ class Game:
         probe = self.rng.choice([c for c in self.phones if c is not mover] or self.phones)
         # A move with a version that is no longer current: 409 and the fresh view.
         status, body = self.post(probe, action, old_version)
-        assert (body["error"]["code"], status) == ("stale", 409), body
+        if action["type"] in self.engine.host_actions:  # refused before its version is read
+            assert (body["error"]["code"], status) == ("forbidden", 403), body
+        else:
+            assert (body["error"]["code"], status) == ("stale", 409), body
         self.guard.json(body, probe.player, f"the stale answer to {probe.label}")
         # An undo by someone who did not make the last move.
         response = probe.api("POST", "/undo")
@@ -168,9 +171,9 @@ class Game:
         snapshot = self.referee.read()
         if snapshot.status != "playing":
             return
-        waiting = self.engine.waiting_for(snapshot.state)
+        waiting = actors(self.engine, snapshot.state)
         idle = [c for c in self.phones if c.player not in waiting]
-        if not idle:
+        if not idle or not waiting:
             return
         intruder = self.rng.choice(idle)
         move = self.engine.random_action(snapshot.state, self.rng.choice(waiting), self.rng)
@@ -260,10 +263,11 @@ class Game:
         if snapshot.status != "playing":
             return
         # The preview of a move, by a player awaited and by one who is not.
-        waiting = self.engine.waiting_for(snapshot.state)
+        waiting = actors(self.engine, snapshot.state)
         player = self.rng.choice(waiting)
         move = self.engine.random_action(snapshot.state, player, self.rng)
-        for client in {self.by_player[player], self.rng.choice(self.players)}:
+        mover = self.host if player is None else self.by_player[player]
+        for client in {mover, self.rng.choice(self.players)}:
             response = client.page("/preview", params=form_fields(move)
                                    + [("screen", client.screen)])
             assert response.status_code < 500, response.text[:300]

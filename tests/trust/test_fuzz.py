@@ -32,6 +32,7 @@ from companion.games import GAMES
 from companion.models import Event, Player, SavedDefaults, Table
 from tests.support.api import Api
 from tests.support.app import make_app
+from tests.support.bots import actors
 from tests.support.clients import form_fields
 from tests.support.counts import COUNTS
 from tests.support.players import ALL_GAMES, names_for
@@ -188,7 +189,7 @@ class World:
                 seed=self.rng.randrange(10**6))
             snapshot = Referee(self.app, self.games[game_id].code).read()
         engine = GAMES[game_id]
-        for player in engine.waiting_for(snapshot.state):
+        for player in actors(engine, snapshot.state):
             action = engine.random_action(snapshot.state, player, self.rng)
             if action is not None:
                 return player, action

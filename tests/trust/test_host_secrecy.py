@@ -32,8 +32,9 @@ def check_preview(game: Game) -> None:
     if snapshot.status != "playing":
         return
     player, move = choose_move(game.engine, snapshot.state, game.rng)
+    acting_as = [] if player is None else [("as", str(player))]
     response = game.host.page("/preview", params=form_fields(move)
-                              + [("as", str(player)), ("screen", "host")])
+                              + acting_as + [("screen", "host")])
     assert response.status_code < 500, response.text[:300]
     game.guard.html(response.text, None, f"the host's preview of a {move['type']}")
 

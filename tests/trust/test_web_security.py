@@ -166,7 +166,8 @@ def test_players_named_with_html_or_script_are_inert_everywhere(app, live_server
     rng = random.Random(1)
     while (snapshot_ := referee.read()).status != "finished":
         player, action = choose_move(engine, snapshot_.state, rng)
-        token = table.tokens.get(table.names[player], table.host)
+        token = table.host if player is None else table.tokens.get(table.names[player],
+                                                                   table.host)
         body = dict(action, action_id=new_action_id())
         if player in table.local:
             body["as"] = player

@@ -1,0 +1,326 @@
+"""Score sheet: any other game's score, entered on every phone (or by the host as
+scorer), optionally in secret until everyone has entered, with the host's tie-breaks.
+
+Our rulings: docs/rulings.md (Score sheet). The state keeps the options, the players in
+seat order, the closed rounds and the open round's entries (see `sheet`).
+"""
+from __future__ import annotations
+
+import random
+
+from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, State)
+from ..messages import Message, Player, listed, message
+from . import sheet, standings
+from .models import Correct, End, Enter, Options
+
+SMALL_SCORE = 30  # the bot's entries: 0 to 30 per category, a few below 0 when allowed
+
+
+def tally(scores: dict) -> Message:
+    """"Birds 12, Eggs 5": an entry, each category as the host typed it."""
+    return listed((message("%(category)s %(score)s", category=c, score=v)
+                   for c, v in scores.items()), tally=True)
+
+
+class ScoreSheet(Game):
+    id = "score-sheet"
+    title = "Score sheet"
+    min_players = 1
+    max_players = 20
+    Options = Options
+    secrets_called = "score entry"
+    secret_actions = frozenset({"enter"})
+    host_actions = frozenset({"end"})
+    host_or_player_actions = frozenset({"enter", "correct"})
+    saved_by = "name"  # a sheet's settings are kept under its game's name
+    keeps_totals = True
+
+    def default_options(self, player_count: int | None = None) -> Options:
+        # The contract asks for a name; a table made without one is a plain "Score sheet".
+        return Options(name=self.title)
+
+    def played_as(self, options: dict) -> str:
+        return options.get("name") or self.title
+
+    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
+        return {"options": options.model_dump(mode="json"), "players": list(players),
+                "closed": [], "open": {}, "finished": False}
+
+    # -- reading the state -------------------------------------------------------
+    @staticmethod
+    def open_round(state: State) -> int:
+        return len(state["closed"]) + 1
+
+    def waiting_for(self, state: State) -> list[int]:
+        if state["finished"] or sheet.options(state)["entry"] == "scorer":
+            return []
+        return [p for p in state["players"] if str(p) not in state["open"]]
+
+    def host_may_act(self, state: State) -> bool:
+        if state["finished"]:
+            return False
+        return (sheet.options(state)["entry"] == "scorer"
+                or (sheet.options(state)["rounds"] is None and bool(state["closed"])))
+
+    def _bounds(self, state: State) -> dict:
+        lowest = -1_000_000 if sheet.options(state)["negative"] else 0
+        return {"min": lowest, "max": 1_000_000}
+
+    def actions(self, state: State, player: int | None) -> list[dict]:
+        if state["finished"]:
+            return []
+        options = sheet.options(state)
+        closed = list(range(1, len(state["closed"]) + 1))
+        shape = {"round": self.open_round(state), "categories": options["categories"],
+                 **self._bounds(state)}
+        offered = []
+        if player is HOST:
+            offered.append({"type": "enter", **shape, "players": state["players"],
+                            "entered": [int(p) for p in state["open"]]})
+            if closed:
+                offered.append({"type": "correct", "rounds": closed,
+                                "players": state["players"],
+                                "categories": options["categories"], **self._bounds(state)})
+            if options["rounds"] is None and closed:
+                offered.append({"type": "end", "after": len(closed)})
+            return offered
+        if player not in state["players"]:
+            return []
+        if options["entry"] == "players":
+            offered.append({"type": "enter", **shape,
+                            "entry": state["open"].get(str(player))})
+        if closed:
+            offered.append({"type": "correct", "rounds": closed, "players": [player],
+                            "categories": options["categories"], **self._bounds(state)})
+        return offered
+
+    # -- changing it -------------------------------------------------------------
+    def check_actor(self, state: State, player: int | None, action) -> None:
+        if state["finished"]:
+            raise IllegalAction(message("The game is over."))
+        if player is HOST:
+            if isinstance(action, (Enter, Correct)) and action.player is None:
+                raise IllegalAction(message("Say which player's scores these are."))
+            return
+        if player not in state["players"]:
+            raise NotYourTurn(message("You are not at this table."))
+        if isinstance(action, End):
+            raise NotYourTurn(message("Only the host can end the game."))
+        if isinstance(action, Enter):
+            if sheet.options(state)["entry"] == "scorer":
+                raise NotYourTurn(message("The host enters the scores at this table."))
+            if action.player is not None and action.player != player:
+                raise NotYourTurn(message("You can only enter your own scores."))
+        if isinstance(action, Correct) and action.player != player:
+            raise NotYourTurn(message("Only the host can correct another player's scores."))
+
+    def _check_value(self, state: State, value: int) -> None:
+        if value < 0 and not sheet.options(state)["negative"]:
+            raise IllegalAction(message("Scores below 0 are not allowed on this sheet."))
+
+    def _check_player(self, state: State, player: int) -> None:
+        if player not in state["players"]:
+            raise IllegalAction(message("That player is not at this table."))
+
+    def _enter(self, state: State, actor: int | None, action: Enter,
+               rng: random.Random) -> list[Note]:
+        target = actor if actor is not HOST else action.player
+        self._check_player(state, target)
+        number = self.open_round(state)
+        if action.round != number:
+            raise IllegalAction(message("Round %(round)s is not open: round %(open)s is.",
+                                        round=action.round, open=number))
+        categories = sheet.options(state)["categories"]
+        for category in action.scores:
+            if category not in categories:
+                raise IllegalAction(message("This sheet has no category %(category)s.",
+                                            category=category))
+        for category in categories:
+            if category not in action.scores:
+                raise IllegalAction(message("Enter a score for %(category)s.",
+                                            category=category))
+            self._check_value(state, action.scores[category])
+        again = str(target) in state["open"]
+        scores = {c: action.scores[c] for c in categories}
+        state["open"][str(target)] = scores
+        notes = [Note(self._entered_line(state, actor, target, number, scores, again))]
+        if len(state["open"]) == len(state["players"]):
+            notes += self._close(state)
+        return notes
+
+    def _entered_line(self, state: State, actor: int | None, target: int, number: int,
+                      scores: dict, again: bool) -> Message:
+        who = Player(target)
+        if sheet.options(state)["secret"]:
+            if actor is HOST:
+                return (message("The host changed %(player)s's round %(round)s entry.",
+                                player=who, round=number) if again else
+                        message("The host entered round %(round)s for %(player)s.",
+                                player=who, round=number))
+            return (message("%(player)s changed their round %(round)s entry.",
+                            player=who, round=number) if again else
+                    message("%(player)s entered round %(round)s.", player=who, round=number))
+        params = dict(player=who, round=number, total=sheet.row_total(scores),
+                      scores=tally(scores))
+        if actor is HOST:
+            return (message("The host changed %(player)s's round %(round)s entry to "
+                            "%(total)s (%(scores)s).", **params) if again else
+                    message("The host entered round %(round)s for %(player)s: %(total)s "
+                            "(%(scores)s).", **params))
+        return (message("%(player)s changed their round %(round)s entry to %(total)s "
+                        "(%(scores)s).", **params) if again else
+                message("%(player)s entered round %(round)s: %(total)s (%(scores)s).",
+                        **params))
+
+    def _close(self, state: State) -> list[Note]:
+        number = self.open_round(state)
+        state["closed"].append({str(p): state["open"][str(p)] for p in state["players"]})
+        state["open"] = {}
+        round_totals = listed((message("%(player)s %(total)s", player=Player(p),
+                                       total=sheet.row_total(state["closed"][-1][str(p)]))
+                               for p in state["players"]), tally=True)
+        if sheet.options(state)["secret"]:
+            notes = [Note(message("Round %(round)s revealed: %(totals)s.", round=number,
+                                  totals=round_totals), reveal=True)]
+        else:
+            notes = [Note(message("Round %(round)s closed: %(totals)s.", round=number,
+                                  totals=round_totals))]
+        options = sheet.options(state)
+        reached = [p for p in state["players"]
+                   if options["target"] is not None and sheet.total(state, p) >= options["target"]]
+        if reached:
+            notes.append(self._finish(state, message(
+                "%(players)s reached the target of %(target)s: the game is over.",
+                players=listed(Player(p) for p in reached), target=options["target"])))
+        elif options["rounds"] is not None and number >= options["rounds"]:
+            notes.append(self._finish(state, message(
+                "Round %(round)s was the last: the game is over.", round=number)))
+        return notes
+
+    @staticmethod
+    def _finish(state: State, line: Message) -> Note:
+        state["finished"] = True
+        state["open"] = {}
+        return Note(line)
+
+    def _correct(self, state: State, actor: int | None, action: Correct,
+                 rng: random.Random) -> list[Note]:
+        self._check_player(state, action.player)
+        if action.round > len(state["closed"]):
+            raise IllegalAction(message("Round %(round)s is not closed yet: only a closed "
+                                        "round can be corrected.", round=action.round))
+        categories = sheet.options(state)["categories"]
+        if action.category not in categories:
+            raise IllegalAction(message("This sheet has no category %(category)s.",
+                                        category=action.category))
+        self._check_value(state, action.value)
+        row = state["closed"][action.round - 1][str(action.player)]
+        old = row[action.category]
+        if old == action.value:
+            raise IllegalAction(message("That is already the score."))
+        row[action.category] = action.value
+        params = dict(player=Player(action.player), round=action.round,
+                      category=action.category, old=old, new=action.value)
+        if actor is HOST:
+            return [Note(message("The host changed %(player)s's round %(round)s "
+                                 "%(category)s from %(old)s to %(new)s.", **params))]
+        return [Note(message("%(player)s changed their round %(round)s %(category)s from "
+                             "%(old)s to %(new)s.", **params))]
+
+    def _end(self, state: State, actor: int | None, action: End,
+             rng: random.Random) -> list[Note]:
+        if sheet.options(state)["rounds"] is not None:
+            raise IllegalAction(message("This sheet ends after its last round."))
+        if not state["closed"]:
+            raise IllegalAction(message("No round is closed yet: there is nothing to end."))
+        return [self._finish(state, message("The host ended the game after round "
+                                            "%(round)s.", round=len(state["closed"])))]
+
+    moves = {Enter: _enter, Correct: _correct, End: _end}
+
+    def preview(self, state: State, player: int | None, action) -> Message | None:
+        # The log lines of the last entry of a secret round would show the others'.
+        if isinstance(action, Enter):
+            return message("Your entry for round %(round)s: %(total)s.",
+                           round=action.round, total=sum(action.scores.values()))
+        return None
+
+    # -- what a viewer sees --------------------------------------------------------
+    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
+        options = sheet.options(state)
+        number = self.open_round(state)
+        shown_open = not options["secret"] and not state["finished"]
+        seats = []
+        for player in state["players"]:
+            rows = [{"round": index + 1, "scores": scores, "total": sheet.row_total(scores)}
+                    for index, scores in enumerate(sheet.closed_rows(state, player))]
+            entry = state["open"].get(str(player))
+            if shown_open and entry is not None:
+                rows.append({"round": number, "scores": entry,
+                             "total": sheet.row_total(entry), "open": True})
+            seats.append({"player": player, "rows": rows, "total": sheet.total(state, player)})
+        public = {"name": options["name"], "round": None if state["finished"] else number,
+                  "rounds": options["rounds"], "categories": options["categories"],
+                  "lowest_wins": options["lowest_wins"], "target": options["target"],
+                  "negative": options["negative"], "entry": options["entry"],
+                  "secret": options["secret"], "tiebreaks": options["tiebreaks"],
+                  "closed": len(state["closed"]),
+                  "entered": [p for p in state["players"] if str(p) in state["open"]],
+                  "leaders": sheet.leaders(state) if state["closed"] else [],
+                  "seats": seats}
+        private = None
+        if viewer is not None and viewer in state["players"]:
+            private = {"entry": state["open"].get(str(viewer))}
+        return public, private
+
+    def result(self, state: State) -> Result | None:
+        if not state["finished"]:
+            return None
+        return standings.result(state)
+
+    def scores(self, state: State) -> dict[int, int]:
+        return {p: sheet.total(state, p) for p in state["players"]}
+
+    def secrets(self, state: State) -> dict[int, list]:
+        if not sheet.options(state)["secret"] or state["finished"]:
+            return {}
+        return {int(p): [{"entry": scores}] for p, scores in state["open"].items()}
+
+    # -- the bot ---------------------------------------------------------------------
+    def _sane_scores(self, state: State, rng: random.Random) -> dict:
+        lowest = -5 if sheet.options(state)["negative"] else 0
+        return {c: rng.randint(lowest, SMALL_SCORE) for c in sheet.options(state)["categories"]}
+
+    def _correction(self, state: State, player: int, rng: random.Random) -> dict:
+        number = rng.randint(1, len(state["closed"]))
+        category = rng.choice(sheet.options(state)["categories"])
+        old = state["closed"][number - 1][str(player)][category]
+        floor = -1_000_000 if sheet.options(state)["negative"] else 0
+        value = old + rng.choice([-2, -1, 1, 2])
+        if value < floor:
+            value = old + 1
+        return {"type": "correct", "player": player, "round": number, "category": category,
+                "value": value}
+
+    def random_action(self, state: State, player: int | None,
+                      rng: random.Random) -> dict | None:
+        """Sane entries, now and then a correction; as the host, the scorer's entries and,
+        on an open-ended sheet, the end after a few rounds."""
+        number = self.open_round(state)
+        if player is HOST:
+            if not self.host_may_act(state):
+                return None
+            options = sheet.options(state)
+            if options["rounds"] is None and state["closed"] and (
+                    options["entry"] == "players" or rng.random() < 0.15):
+                return {"type": "end"}
+            if state["closed"] and rng.random() < 0.1:
+                return self._correction(state, rng.choice(state["players"]), rng)
+            waiting = [p for p in state["players"] if str(p) not in state["open"]]
+            return {"type": "enter", "round": number, "player": rng.choice(waiting),
+                    "scores": self._sane_scores(state, rng)}
+        if player not in self.waiting_for(state):
+            return None
+        if state["closed"] and rng.random() < 0.1:
+            return self._correction(state, player, rng)
+        return {"type": "enter", "round": number, "scores": self._sane_scores(state, rng)}

@@ -1,0 +1,80 @@
+"""Options saved under a name (a score sheet's game name, "Wingspan"): written in the
+transaction that creates a table of that name, read for the new-table form (the saved
+sheets, the names offered as the host types)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from collections import Counter
+
+from ..models import SavedOptions, utcnow
+from .connections import reading
+from .reads import TABLES
+
+SAVED = SavedOptions.__table__
+# How many saved names the form offers: the most used first.
+OFFERED = 200
+# How many of the latest tables of a game are looked at for names nothing is saved under
+# (a game's record brought in from another server).
+TABLES_LOOKED_AT = 500
+
+
+@dataclass(frozen=True)
+class Named:
+    """Options to keep under a name when the table they create is written."""
+
+    game: str
+    name: str
+    options: dict[str, Any]
+
+
+def save(connection: Connection, named: Named) -> None:
+    """Insert the name's options, or (the same name in any case saved before) replace
+    them and count one use more: one statement, so two hosts creating a table of the same
+    new name at once both count."""
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    values = {"game": named.game, "name": named.name, "name_key": named.name.casefold(),
+              "options": named.options, "uses": 1, "saved_at": utcnow()}
+    statement = dialect.insert(SAVED).values(values)
+    connection.execute(statement.on_conflict_do_update(
+        index_elements=[SAVED.c.game, SAVED.c.name_key],
+        set_={"name": statement.excluded.name, "options": statement.excluded.options,
+              "saved_at": statement.excluded.saved_at, "uses": SAVED.c.uses + 1}))
+
+
+def saved(game: str, limit: int = OFFERED) -> list[Named]:
+    """The names saved for a game, the most used first (then the latest saved)."""
+    with reading() as connection:
+        rows = connection.execute(
+            select(SAVED.c.name, SAVED.c.options).where(SAVED.c.game == game)
+            .order_by(SAVED.c.uses.desc(), SAVED.c.saved_at.desc(), SAVED.c.id.desc())
+            .limit(limit)).all()
+    return [Named(game, row.name, dict(row.options)) for row in rows]
+
+
+def find(game: str, name: str) -> Named | None:
+    """The options saved under a name (in any case), None if there are none."""
+    with reading() as connection:
+        row = connection.execute(
+            select(SAVED.c.name, SAVED.c.options).where(
+                SAVED.c.game == game, SAVED.c.name_key == name.casefold())).first()
+    return Named(game, row.name, dict(row.options)) if row else None
+
+
+def names(game: str, option: str, limit: int = OFFERED) -> list[str]:
+    """The names this server has seen for a game: those saved, the most used first, then
+    those of its latest tables that nothing is saved under, the most frequent first."""
+    offered = [named.name for named in saved(game, limit)]
+    known = {name.casefold() for name in offered}
+    with reading() as connection:
+        rows = connection.execute(
+            select(TABLES.c.options).where(TABLES.c.game == game)
+            .order_by(TABLES.c.id.desc()).limit(TABLES_LOOKED_AT)).all()
+    seen = Counter(row.options.get(option) for row in rows if isinstance(row.options, dict))
+    offered += [name for name, _ in seen.most_common()
+                if isinstance(name, str) and name.casefold() not in known]
+    return offered[:limit]

@@ -1,0 +1,73 @@
+"""Saved sheets in the database: the migration that adds them, up and down, on SQLite and
+(with COMPANION_TEST_DATABASE_URL) on PostgreSQL; and a sheet's settings saved under its
+name by tables created at the same moment, each counted."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import inspect
+
+from companion import create_app
+from companion.extensions import db
+from companion.models import SavedOptions
+from companion.table import seating
+from tests.support.app import ROOT, own_database
+
+MIGRATIONS = str(ROOT / "migrations")
+BEFORE_SAVED_SHEETS = "5a1e0c3d9b72"
+
+
+@pytest.fixture
+def old_app(tmp_path):
+    """An app on a database of its own at the revision before saved sheets."""
+    with own_database(tmp_path) as url:
+        app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
+                          "SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False})
+        with app.app_context():
+            upgrade(directory=MIGRATIONS, revision=BEFORE_SAVED_SHEETS)
+        yield app
+        with app.app_context():
+            db.engine.dispose()
+
+
+def tables(app) -> set[str]:
+    with app.app_context():
+        return set(inspect(db.engine).get_table_names())
+
+
+def saved(app) -> list[tuple[str, int, list]]:
+    with app.app_context():
+        rows = db.session.execute(db.select(SavedOptions).order_by(SavedOptions.id)).scalars()
+        return [(row.name, row.uses, row.options.get("categories")) for row in rows]
+
+
+def create(app, options: dict) -> str:
+    with app.app_context():
+        return seating.create_table("score-sheet", options)[0]
+
+
+def test_the_migration_adds_saved_sheets_and_takes_them_away(old_app):
+    assert "saved_options" not in tables(old_app)
+    with old_app.app_context():
+        upgrade(directory=MIGRATIONS)
+    assert "saved_options" in tables(old_app)
+    create(old_app, {"name": "Wingspan", "categories": ["Birds", "Eggs"]})
+    create(old_app, {"name": "wingspan", "categories": ["Birds"]})  # the same sheet, updated
+    assert saved(old_app) == [("wingspan", 2, ["Birds"])]
+    with old_app.app_context():
+        downgrade(directory=MIGRATIONS, revision=BEFORE_SAVED_SHEETS)
+    assert "saved_options" not in tables(old_app) and "tables" in tables(old_app)
+    with old_app.app_context():
+        upgrade(directory=MIGRATIONS)
+    assert saved(old_app) == []
+
+
+def test_tables_of_one_new_name_created_at_once_are_each_counted(old_app):
+    with old_app.app_context():
+        upgrade(directory=MIGRATIONS)
+    with ThreadPoolExecutor(4) as pool:
+        codes = list(pool.map(lambda _: create(old_app, {"name": "Carcassonne"}), range(8)))
+    assert len(set(codes)) == 8
+    assert saved(old_app) == [("Carcassonne", 8, None)]
