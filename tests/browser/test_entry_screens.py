@@ -97,7 +97,7 @@ def test_a_go_big_set_stays_marked_while_its_preview_shows(live_server, new_phon
     expect(ann.locator("#confirm input[name=version]")).to_have_value(str(version + 1))
     ann.get_by_role("button", name="Confirm").click()
     expect(ann.locator("#confirm .confirm-box")).to_have_count(0)
-    expect(ann.locator("[aria-current]")).to_have_count(0)
+    expect(ann.locator("#panel [aria-current]")).to_have_count(0)
     assert not errors, errors
 
 

@@ -201,14 +201,16 @@ DISPLAY_FACTS = """(controls) => { const turn = document.querySelector('#panel .
   return {turn: turn.textContent.trim(), size: parseFloat(getComputedStyle(turn).fontSize),
           last: document.querySelector('.display-last p').textContent.trim(),
           used: document.querySelector('#panel').getBoundingClientRect().width / innerWidth,
-          wide: document.documentElement.scrollWidth, controls: document.querySelectorAll(controls).length,
+          wide: document.documentElement.scrollWidth,
+          controls: [...document.querySelectorAll(controls)].filter(e => !e.closest('.language-bar')).length,
           private: document.querySelectorAll('.private').length,
           result: !!document.querySelector('#panel .result')}; }"""
 
 
 # Read from 3 m: every visible text of the display in type of 24 px or more at 1080p. The
 # text nodes under that size (with where they are), the box the panel covers on the screen,
-# how far the page reaches, and where the result ends.
+# how far the page reaches (its language picker aside, kept below the first screen), and
+# where the result ends.
 TV_MIN_TEXT = 24
 TV_FACTS = """(least) => {
   const small = [];
@@ -228,7 +230,8 @@ TV_FACTS = """(least) => {
   const result = document.querySelector('#panel .result');
   return {small, covered: seen(panel.left, panel.right, innerWidth) / innerWidth
                           * seen(panel.top, panel.bottom, innerHeight) / innerHeight,
-          wide: document.documentElement.scrollWidth, high: document.documentElement.scrollHeight,
+          wide: document.documentElement.scrollWidth,
+          high: document.querySelector('main').getBoundingClientRect().bottom + scrollY,
           result: result ? result.getBoundingClientRect().bottom : null};
 }"""
 
