@@ -390,7 +390,7 @@ def test_the_preview_of_a_secret_entry_shows_only_ones_own():
     enter(state, ANN, 1, Points=77)
     preview = GAME.preview(state, BEN, GAME.parse_action(
         {"type": "enter", "round": 1, "scores": {"Points": 5}}))
-    assert str(preview) == "Round 1 entry: 5." and "77" not in str(preview)
+    assert str(preview) == "Your entry for round 1: 5." and "77" not in str(preview)
 
 
 def test_a_secret_entry_may_be_changed_until_the_reveal_without_its_values_in_the_log():

@@ -239,7 +239,7 @@ class ScoreSheet(Game):
     def preview(self, state: State, player: int | None, action) -> Message | None:
         # The log lines of the last entry of a secret round would show the others'.
         if isinstance(action, Enter):
-            return message("Round %(round)s entry: %(total)s.",
+            return message("Your entry for round %(round)s: %(total)s.",
                            round=action.round, total=sum(action.scores.values()))
         return None
 
