@@ -226,13 +226,16 @@ def form_action(form: MultiDict) -> dict[str, Any]:
 
 
 def _put(action: dict, dotted: str, value: Any) -> None:
-    target = action
-    *parents, last = dotted.split(".")
-    for part in parents:
-        target = target.setdefault(part, {})
-        if not isinstance(target, dict):
-            raise bad_request(gettext("That form was not understood."))
-    target[last] = value
+    """`value` at "field" or "field.key": an action's objects are one level deep, and a key
+    may hold dots of its own (a score sheet's category "No. of birds")."""
+    field, dot, key = dotted.partition(".")
+    if not dot:
+        action[field] = value
+        return
+    target = action.setdefault(field, {})
+    if not isinstance(target, dict):
+        raise bad_request(gettext("That form was not understood."))
+    target[key] = value
 
 
 @bp.post("/act")
