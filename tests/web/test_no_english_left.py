@@ -18,7 +18,7 @@ from tests.support.pseudo import LANGUAGE, in_pseudo_language, read_text, unmark
 PLAYERS = ("Ann", "Ben", "Cat")
 PRODUCT = "Companion"  # the app's name reads the same in every language
 BUILT_IN = ("go-big", "big-money", "big-top", "nothing-beats-a-large")
-EVERY = 5  # moves between two readings of every screen
+EVERY = 8  # moves between two readings of every screen
 
 
 @pytest.fixture(scope="module")
