@@ -956,3 +956,11 @@ def test_big_money_a_space_left_empty_waits_once_the_deck_runs_out():
     stock = give(state, 2, "sports", price=5, stock=True, name="Arena")
     act(state, 1, type="industry", face="sports")
     assert state["market"][0] == stock
+
+
+def test_the_categories_are_named_as_the_box_names_them():
+    """The board's names of the number-dice categories are messages, read in each screen's
+    language; in English they are box.json's."""
+    from companion.games.big_money.box import category_names
+    from companion.games.big_money.models import CATEGORY_NAMES
+    assert {key: str(name) for key, name in CATEGORY_NAMES.items()} == category_names()

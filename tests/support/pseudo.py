@@ -8,19 +8,38 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 
-from tests.support.catalogs import translated_in_full, write_catalog
+from tests.support.catalogs import NAMED, translated_in_full, write_catalog
 
 OPEN, CLOSE = "\u27ea", "\u27eb"
 LANGUAGE = "de"  # a language Babel knows (its plural rule, its lists); the words are ours
 INNERMOST = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 LETTERS = re.compile(r"[^\W\d_]")
+LETTER_RUNS = re.compile(r"[^\W\d_]+")
 ADDRESS = re.compile(r"https?://\S+")  # a link to type: an address, not words
 
 
 def marked(english: str) -> str:
-    return f"{OPEN}{english}{CLOSE}"
+    """The message's own words marked, each run between its placeholders: what fills a
+    placeholder (a name, a number, another message) shows as it is, so English handed to
+    a message as a parameter is found too."""
+    done, at = [], 0
+    for placeholder in NAMED.finditer(english):
+        done += [english[at:placeholder.start()], placeholder.group(0)]
+        at = placeholder.end()
+    done.append(english[at:])
+    return "".join(part if index % 2 else f"{OPEN}{part}{CLOSE}"
+                   for index, part in enumerate(done) if part)
+
+
+def list_words() -> list[str]:
+    """The words the language's own lists are joined with ("und"): Babel's, for the
+    language, not English left over."""
+    patterns = Locale.parse(LANGUAGE).list_patterns
+    return sorted({word for style in patterns.values() for pattern in style.values()
+                   for word in LETTER_RUNS.findall(pattern)})
 
 
 def in_pseudo_language(source: Catalog, folder: Path) -> dict:

@@ -13,7 +13,8 @@ from companion.web.languages import COOKIE
 from tests.support.api import Api
 from tests.support.app import make_app
 from tests.support.catalogs import extracted
-from tests.support.pseudo import LANGUAGE, in_pseudo_language, read_text, unmarked
+from tests.support.pseudo import (LANGUAGE, in_pseudo_language, list_words, read_text,
+                                  unmarked)
 
 PLAYERS = ("Ann", "Ben", "Cat")
 PRODUCT = "Companion"  # the app's name reads the same in every language
@@ -51,7 +52,7 @@ class Reading:
 
     def __init__(self, app, table):
         self.app, self.table = app, table
-        self.allowed = [*PLAYERS, table.code, PRODUCT]
+        self.allowed = [*PLAYERS, table.code, PRODUCT, *list_words()]
         self.found: dict[str, str] = {}
         self.screens = {}
         for name in PLAYERS:
