@@ -17,6 +17,7 @@ from tests.support.pseudo import (LANGUAGE, in_pseudo_language, list_words, read
                                   unmarked)
 
 PLAYERS = ("Ann", "Ben", "Cat")
+HOST_NOTE = "spilled drink"
 PRODUCT = "Companion"  # the app's name reads the same in every language
 BUILT_IN = ("go-big", "big-money", "big-top", "nothing-beats-a-large")
 EVERY = 8  # moves between two readings of every screen
@@ -101,14 +102,23 @@ class Reading:
             if view["result"]:
                 self.see("the API's result", [view["result"]["explanation"]])
 
-    def read_refusal(self, token: str, action: dict) -> None:
-        """The API's answer to a move sent again (refused: no longer awaited, or no
-        longer legal)."""
+    def read_refusal(self, token: str, action: dict, path: str = "actions") -> None:
+        """The API's answer to a move (one sent again is refused: no longer awaited, or
+        no longer legal), read when it is a refusal."""
         response = self.app.test_client().post(
-            f"/api/v1/tables/{self.table.code}/actions", json=action,
+            f"/api/v1/tables/{self.table.code}/{path}", json=action,
             headers={"Authorization": f"Bearer {token}", "Accept-Language": LANGUAGE})
         if response.status_code != 200:
             self.see(f"the API's refusal of {action}", [response.get_json()["error"]["message"]])
+
+    def host_steps_in(self, game: str) -> None:
+        """The host takes the last move back, and in Big Money pays a player with a note
+        of their own: the history's undo and the ledger's adjustment are read too."""
+        self.read_refusal(self.table.host, {}, "undo")
+        if game == "big-money":
+            self.allowed.append(HOST_NOTE)
+            self.read_refusal(self.table.host, {"type": "adjust", "player": self.table.ids["Ann"],
+                                                "amount": 5, "note": HOST_NOTE})
 
 
 def _strings(value) -> list[str]:
@@ -135,6 +145,8 @@ def test_every_screen_of_a_game_reads_only_messages(pseudo_app, game):
         status, body = table.act(token, **action)
         assert status == 200, body
         made += 1
+        if made == EVERY:
+            reading.host_steps_in(game)
         if made % EVERY == 0:
             reading.read_refusal(token, action)
             reading.read_screens()
