@@ -138,7 +138,8 @@ MESSAGE_KEYS = frozenset(("msg", "params", "plural", "count"))
 
 def is_message_json(data: Any) -> bool:
     """Whether `data` is a message in its JSON form (as a state keeps one)."""
-    return isinstance(data, dict) and isinstance(data.get("msg"), str) and data.keys() <= MESSAGE_KEYS
+    return (isinstance(data, dict) and isinstance(data.get("msg"), str)
+            and data.keys() <= MESSAGE_KEYS)
 
 
 def text_json(text: str) -> Any:

@@ -61,7 +61,8 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
         raise bad_request(lazy_gettext("This server chooses the shuffle."))
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                              or not 0 <= seed <= SEED_MAX):
-        raise bad_request(lazy_gettext("The seed is a whole number from 0 to %(most)s.", most=SEED_MAX))
+        raise bad_request(lazy_gettext("The seed is a whole number from 0 to %(most)s.",
+                                       most=SEED_MAX))
     if first_player is not None and (not isinstance(first_player, int)
                                      or isinstance(first_player, bool)):
         raise bad_request(lazy_gettext("first_player is a player id."))
@@ -147,7 +148,8 @@ def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,
             raise forbidden(lazy_gettext('The host acts for a player by naming them with "as".'))
         player = seated(table, as_player)
         if action_type in engine.secret_actions and not player.local:
-            raise forbidden(lazy_gettext("Only that player can make this secret choice, on their own phone."))
+            raise forbidden(lazy_gettext("Only that player can make this secret choice, on "
+                                         "their own phone."))
         return as_player
     if viewer.player_id is None:
         raise CompanionError("unauthorized", lazy_gettext("Join the table to play."))
@@ -265,14 +267,15 @@ def undo(table: Snapshot, viewer: Viewer, steps: Any = 1, version: Any = None) -
             raise illegal(lazy_gettext("There is nothing to undo."))
         last = effective[-1]
         if not viewer.is_host and (viewer.player_id is None or viewer.player_id != last.actor):
-            raise forbidden(lazy_gettext("Only the host or the player who made the last move can undo it."))
+            raise forbidden(lazy_gettext("Only the host or the player who made the last move "
+                                         "can undo it."))
         if steps > len(effective):
             raise illegal(lazy_gettext("There are only %(num)s moves to undo.",
                                          num=len(effective)))
         taken = effective[len(effective) - steps:]
         if any(event.reveal for event in taken):
-            raise illegal(lazy_gettext("That would take back a move that revealed something secret, "
-                             "and undo never goes back past a reveal."))
+            raise illegal(lazy_gettext("That would take back a move that revealed something "
+                                       "secret, and undo never goes back past a reveal."))
         return Change(
             row={"state": replay_table(before, effective[:-steps]),
                  "moves": before.moves - steps, "status": "playing", "finished_at": None},

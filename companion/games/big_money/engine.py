@@ -15,7 +15,7 @@ import random
 
 from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
                       StrictModel, competition_places)
-from ..messages import Message, Player, listed, message, players, semicolons, text_from_json, text_json
+from ..messages import Message, Player, listed, message, players, semicolons, text_from_json
 from . import biz_news
 from .action_templates import adjust_template, reveal_template, step_templates
 from .assets import (INDUSTRY_NAMES, deck_is_empty, describe, discard, empty_slots,
