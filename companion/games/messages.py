@@ -133,6 +133,15 @@ def param_from_json(data: Any) -> Param:
     return data
 
 
+MESSAGE_KEYS = frozenset(("msg", "params", "plural", "count"))
+
+
+def is_message_json(data: Any) -> bool:
+    """Whether `data` is a message in its JSON form (as a state keeps one)."""
+    return (isinstance(data, dict) and isinstance(data.get("msg"), str)
+            and data.keys() <= MESSAGE_KEYS)
+
+
 def text_json(text: str) -> Any:
     """A note's line as stored: a message's id and parameters (a plain string only in
     what was stored before the engines spoke in messages)."""
@@ -140,6 +149,8 @@ def text_json(text: str) -> Any:
 
 
 def text_from_json(data: Any) -> str:
+    """A text kept as JSON (a note's line, a message in a state) as the engine speaks it:
+    a message, or a plain string as it was stored."""
     return Message.from_json(data) if isinstance(data, dict) else data
 
 

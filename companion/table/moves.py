@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 from flask import current_app
+from flask_babel import lazy_gettext
 from pydantic import ValidationError
 
 from .. import store
@@ -57,13 +58,14 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
     require_host(viewer)
     engine = GAMES[table.game]
     if seed is not None and not current_app.config.get("TEST_SEEDS"):
-        raise bad_request("This server chooses the shuffle.")
+        raise bad_request(lazy_gettext("This server chooses the shuffle."))
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                              or not 0 <= seed <= SEED_MAX):
-        raise bad_request(f"The seed is a whole number from 0 to {SEED_MAX}.")
+        raise bad_request(lazy_gettext("The seed is a whole number from 0 to %(most)s.",
+                                       most=SEED_MAX))
     if first_player is not None and (not isinstance(first_player, int)
                                      or isinstance(first_player, bool)):
-        raise bad_request("first_player is a player id.")
+        raise bad_request(lazy_gettext("first_player is a player id."))
     seed = secrets.randbelow(SEED_MAX) if seed is None else seed
 
     def begin(before: Snapshot) -> Change:
@@ -121,13 +123,13 @@ def answer(move: Move, viewer: Viewer) -> dict:
 
 
 def stale(table: Snapshot, viewer: Viewer) -> CompanionError:
-    return CompanionError("stale", "The table changed before your move arrived: "
-                          "have a look and try again.", table=view(table, viewer))
+    return CompanionError("stale", lazy_gettext("The table changed before your move arrived: "
+                                     "have a look and try again."), table=view(table, viewer))
 
 
 def parse_action(engine: Game, fields: dict):
     if not isinstance(fields.get("type"), str):
-        raise bad_request('An action needs a "type".')
+        raise bad_request(lazy_gettext('An action needs a "type".'))
     try:
         return engine.parse_action(fields)
     except ValidationError as exc:
@@ -139,21 +141,22 @@ def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,
     """The player the action is made for (None: the host as host)."""
     if action_type in engine.host_actions:
         if not viewer.is_host:
-            raise forbidden("Only the host can do that.")
+            raise forbidden(lazy_gettext("Only the host can do that."))
         return None
     if viewer.is_host and as_player is None and action_type in engine.host_or_player_actions:
         return None
     if viewer.is_host:
         if as_player is None:
-            raise forbidden('The host acts for a player by naming them with "as".')
+            raise forbidden(lazy_gettext('The host acts for a player by naming them with "as".'))
         player = seated(table, as_player)
         if action_type in engine.secret_actions and not player.local:
-            raise forbidden("Only that player can make this secret choice, on their own phone.")
+            raise forbidden(lazy_gettext("Only that player can make this secret choice, on "
+                                         "their own phone."))
         return as_player
     if viewer.player_id is None:
-        raise CompanionError("unauthorized", "Join the table to play.")
+        raise CompanionError("unauthorized", lazy_gettext("Join the table to play."))
     if as_player is not None and as_player != viewer.player_id:
-        raise forbidden("You can only act for yourself.")
+        raise forbidden(lazy_gettext("You can only act for yourself."))
     return viewer.player_id
 
 
@@ -172,8 +175,8 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
         if envelope.version is not None and envelope.version != before.version:
             raise stale(before, viewer)
         if before.status != "playing":
-            raise illegal("The game has not started yet."
-                          if before.status == "lobby" else "The game is over.")
+            raise illegal(lazy_gettext("The game has not started yet.")
+                          if before.status == "lobby" else lazy_gettext("The game is over."))
         state = copied(before.state)
         try:
             notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))
@@ -201,7 +204,7 @@ def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
     action = parse_action(engine, fields)
     actor = _actor(table, viewer, engine, action.type, envelope.as_)
     if table.status != "playing":
-        raise illegal("The game is not being played right now.")
+        raise illegal(lazy_gettext("The game is not being played right now."))
     state = copied(table.state)
     try:
         notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
@@ -250,29 +253,31 @@ def undo(table: Snapshot, viewer: Viewer, steps: Any = 1, version: Any = None) -
     `version` the moves to take back were seen at, refused as stale should the table
     have moved on since (a second tap of the same undo takes nothing more back)."""
     if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 10_000:
-        raise bad_request("steps is a whole number from 1.")
+        raise bad_request(lazy_gettext("steps is a whole number from 1."))
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        raise bad_request("version is a whole number.")
+        raise bad_request(lazy_gettext("version is a whole number."))
     if steps > 1 and not viewer.is_host:
-        raise forbidden("Only the host can undo several moves at once.")
+        raise forbidden(lazy_gettext("Only the host can undo several moves at once."))
 
     def take_back(before: Snapshot) -> Change:
         if version is not None and version != before.version:
             raise stale(before, viewer)
         if before.status == "lobby":
-            raise conflict("The game has not started yet.")
+            raise conflict(lazy_gettext("The game has not started yet."))
         effective = store.actions_in_effect(before.id)
         if not effective:
-            raise illegal("There is nothing to undo.")
+            raise illegal(lazy_gettext("There is nothing to undo."))
         last = effective[-1]
         if not viewer.is_host and (viewer.player_id is None or viewer.player_id != last.actor):
-            raise forbidden("Only the host or the player who made the last move can undo it.")
+            raise forbidden(lazy_gettext("Only the host or the player who made the last move "
+                                         "can undo it."))
         if steps > len(effective):
-            raise illegal(f"There are only {len(effective)} moves to undo.")
+            raise illegal(lazy_gettext("There are only %(num)s moves to undo.",
+                                         num=len(effective)))
         taken = effective[len(effective) - steps:]
         if any(event.reveal for event in taken):
-            raise illegal("That would take back a move that revealed something secret, "
-                          "and undo never goes back past a reveal.")
+            raise illegal(lazy_gettext("That would take back a move that revealed something "
+                                       "secret, and undo never goes back past a reveal."))
         return Change(
             row={"state": replay_table(before, effective[:-steps]),
                  "moves": before.moves - steps, "status": "playing", "finished_at": None},

@@ -17,7 +17,8 @@ from flask import has_request_context
 from flask_babel import get_locale, get_translations
 from markupsafe import Markup, escape
 
-from ..games.messages import NAME_PLACEHOLDER, Listed, Message, Player, message, players
+from ..games.messages import (NAME_PLACEHOLDER, Listed, Message, Player, is_message_json,
+                              message, players)
 
 # The English of the messages lists as British English does ("A, B and C").
 ENGLISH_LISTS = Locale("en", "GB")
@@ -75,6 +76,8 @@ def _deep(value: Any, names: dict[int, str], reader: _Reader) -> Any:
     if isinstance(value, list):
         return [_deep(v, names, reader) for v in value]
     if isinstance(value, dict):
+        if is_message_json(value):  # a message kept in a state, in its JSON form
+            return _render(Message.from_json(value), names, False, reader)
         return {k: _deep(v, names, reader) for k, v in value.items()}
     return value
 

@@ -13,6 +13,7 @@ from companion.games.big_money import BigMoney, Options, load_box, option_defaul
 from companion.games.big_money.assets import new_asset
 from companion.games.big_money.dice import best_category, categories_of
 from companion.games.engine import HOST, IllegalAction, NotYourTurn
+from companion.games.messages import text_from_json
 
 GAME = BigMoney()
 SOURCES = {"rulebook", "review", "default - check your board", "default - check your cards"}
@@ -280,7 +281,8 @@ def test_kate_collects_85_and_discards_the_book_publisher_stock():
         "Publisher Stock is discarded."]
     assert money(state, kate) == 85 and state["bank"] == 640 - 85
     assert stock not in seat(state, kate)["assets"] and state["asset_discard"] == [stock]
-    assert state["ledger"] == [{"player": kate, "amount": 85, "reason": "Entertainment Assets"}]
+    assert [dict(entry, reason=text_from_json(entry["reason"])) for entry in state["ledger"]] \
+        == [{"player": kate, "amount": 85, "reason": "Entertainment Assets"}]
     assert state["step"] == "number_dice"
 
 
@@ -954,3 +956,11 @@ def test_big_money_a_space_left_empty_waits_once_the_deck_runs_out():
     stock = give(state, 2, "sports", price=5, stock=True, name="Arena")
     act(state, 1, type="industry", face="sports")
     assert state["market"][0] == stock
+
+
+def test_the_categories_are_named_as_the_box_names_them():
+    """The board's names of the number-dice categories are messages, read in each screen's
+    language; in English they are box.json's."""
+    from companion.games.big_money.box import category_names
+    from companion.games.big_money.models import CATEGORY_NAMES
+    assert {key: str(name) for key, name in CATEGORY_NAMES.items()} == category_names()

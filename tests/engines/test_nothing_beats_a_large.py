@@ -11,6 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from companion.games.engine import IllegalAction, NotYourTurn
+from companion.games.messages import text_from_json
 from companion.games.nothing_beats_a_large import COLORS, NothingBeatsALarge, sorted_pieces
 
 GAME = NothingBeatsALarge()
@@ -249,7 +250,7 @@ def test_casting_table(sizes, expected, casting):
     last = state["last_cast"]
     assert last["pieces"] == {str(ANN): ANN_PIECE[sizes[0]], str(BOB): BOB_PIECE[sizes[1]]}
     if expected == "tie":  # equal piece counts: cast again
-        assert last["winner"] is None and "cast again" in last["explanation"]
+        assert last["winner"] is None and "cast again" in text_from_json(last["explanation"])
         assert state["step"] == "cast" and state["cast"]["round"] == 2
     else:
         loser = BOB if expected == ANN else ANN
@@ -262,7 +263,7 @@ def test_nothing_beats_a_large_is_explained():
     state = arranged(EVEN_3, GOALS_3)
     act(state, ANN, {"type": "challenge", "opponent": BOB})
     notes = cast_both(state, {ANN: None, BOB: "yellow-L"})
-    assert state["last_cast"]["explanation"] == "Nothing beats a Large"
+    assert text_from_json(state["last_cast"]["explanation"]) == "Nothing beats a Large"
     assert "Nothing beats a Large" in notes[-1].text
 
 
@@ -280,7 +281,7 @@ def test_a_tie_goes_to_the_player_with_fewer_pieces(ann_piece, bob_piece, challe
     act(state, challenger, {"type": "challenge", "opponent": BOB if challenger == ANN else ANN})
     cast_both(state, {ANN: ann_piece, BOB: bob_piece})
     assert state["last_cast"]["winner"] == ANN
-    assert state["last_cast"]["explanation"].endswith(
+    assert text_from_json(state["last_cast"]["explanation"]).endswith(
         f"{{name:{ANN}}} has fewer pieces (2 against 4)")
     assert state["steals"][0] == {"thief": ANN, "victim": BOB, "reason": "won"}
 

@@ -119,6 +119,17 @@ def problems(source: Catalog, path: Path) -> list[str]:
     return found
 
 
+def translated_in_full(source: Catalog, language: str, mark=None) -> dict:
+    """A stand-in translation of every message of `source`, placeholders kept: each reads
+    `mark(english)` ("[de] " before the English unless told otherwise), in as many plural
+    forms as the language has."""
+    mark = mark or (lambda english: f"[{language}] {english}")
+    forms = Catalog(locale=language).num_plurals
+    return {message.id: tuple(mark(message.id[min(form, 1)]) for form in range(forms))
+            if message.pluralizable else mark(message.id)
+            for message in messages(source)}
+
+
 # A small German catalog for the tests, while no other language ships: the words of the
 # lobby, the errors, the test game's public part and the terminal.
 TEST_GERMAN = {

@@ -13,21 +13,12 @@ from companion import catalogs
 from companion.web.languages import DEFAULT, SHIPPED
 from tests.support.app import ROOT
 from tests.support.catalogs import (extracted, messages, placeholders, positional, problems,
-                                    where, write_catalog)
+                                    translated_in_full, where, write_catalog)
 
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory) -> Catalog:
     return extracted(tmp_path_factory.mktemp("extracted"))
-
-
-def translated_in_full(source: Catalog, language: str) -> dict:
-    """A stand-in translation of every message, placeholders kept."""
-    forms = Catalog(locale=language).num_plurals
-    return {message.id: tuple(f"[{language}] {message.id[min(form, 1)]}"
-                              for form in range(forms))
-            if message.pluralizable else f"[{language}] {message.id}"
-            for message in messages(source)}
 
 
 def test_extraction_finds_the_messages_of_the_code_templates_and_options(source):

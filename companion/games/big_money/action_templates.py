@@ -3,6 +3,7 @@ fields or choices each action takes."""
 from __future__ import annotations
 
 from ..engine import State
+from ..messages import text_from_json
 from . import biz_news
 from .assets import empty_slots, label, public_asset, startup_of
 from .bank import roller_seat
@@ -36,9 +37,9 @@ def _choose_templates(state: State, player: int) -> list[dict]:
         return []
     choose = {
         "type": "choose",
-        "prompt": prompt["prompt"],
+        "prompt": text_from_json(prompt["prompt"]),
         "choice": list(prompt["choices"]),
-        "labels": dict(prompt["labels"]),
+        "labels": {choice: text_from_json(label) for choice, label in prompt["labels"].items()},
     }
     return [choose]
 

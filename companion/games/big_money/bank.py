@@ -3,7 +3,7 @@ goes to a player and back. The Bank paying its last bill ends the game at once."
 from __future__ import annotations
 
 from ..engine import State
-from ..messages import Message, message
+from ..messages import Message, message, text_json
 
 
 def is_over(state: State) -> bool:
@@ -25,12 +25,14 @@ def roller_seat(state: State) -> dict:
 
 
 def collect(state: State, seat: dict, amount: int, reason: str) -> int:
-    """The Bank pays `amount`, or what it has left; returns what was paid. Emptying the
+    """The Bank pays `amount`, or what it has left; returns what was paid. `reason` (a
+    message, kept in the ledger in its JSON form) says what for. Emptying the
     Bank ends the game with this player holding the last bill."""
     paid = min(amount, state["bank"])
     state["bank"] -= paid
     seat["money"] += paid
-    state["ledger"].append({"player": seat["player"], "amount": paid, "reason": reason})
+    state["ledger"].append({"player": seat["player"], "amount": paid,
+                            "reason": text_json(reason)})
     if paid and state["bank"] == 0:
         end_game(state, seat["player"])
     return paid
@@ -42,7 +44,8 @@ def pay(state: State, seat: dict, amount: int, reason: str) -> int:
     paid = min(amount, seat["money"])
     seat["money"] -= paid
     state["bank"] += paid
-    state["ledger"].append({"player": seat["player"], "amount": -paid, "reason": reason})
+    state["ledger"].append({"player": seat["player"], "amount": -paid,
+                            "reason": text_json(reason)})
     return paid
 
 

@@ -17,7 +17,7 @@ import random
 from typing import Callable
 
 from ..engine import Note, State
-from ..messages import Message, Player, message, plural
+from ..messages import Message, Player, message, plural, text_json
 from .assets import (INDUSTRY_NAMES, assets_of, discard, discard_all, find_owned,
                      industries_owned, label, owned_by)
 from .bank import (collect, collected_text, is_over, pay, paid_text, roller_seat, seat_of,
@@ -86,8 +86,11 @@ def answer(state: State, player: int, choice: str) -> list[Note]:
 
 def _ask(state: State, player: int, kind: str, prompt: Message, choices: list[str],
          labels: dict[str, Message]) -> None:
-    state["pending"]["prompts"].append({"player": player, "kind": kind, "prompt": prompt,
-                                        "choices": choices, "labels": labels})
+    """A prompt on `player`'s phone: its words and its choices' labels are messages, kept
+    in the state in their JSON form."""
+    state["pending"]["prompts"].append({
+        "player": player, "kind": kind, "prompt": text_json(prompt), "choices": choices,
+        "labels": {choice: text_json(label) for choice, label in labels.items()}})
 
 
 def _finish_if_settled(state: State) -> list[Note]:
@@ -124,7 +127,7 @@ def _times(counted: Message, amount: int) -> Message:
 
 def _charge(state: State, seat: dict, owed: int, why: Message) -> Note:
     card = current_card(state)["name"]
-    paid = pay(state, seat, owed, f"{card}: {why}")
+    paid = pay(state, seat, owed, message("%(card)s: %(why)s", card=card, why=why))
     return Note(message("%(player)s pays %(paid)s for %(card)s (%(why)s).",
                         player=Player(seat["player"]), paid=paid_text(owed, paid), card=card,
                         why=why))
@@ -143,7 +146,7 @@ def _pay_per_asset(state: State, effect: dict, industry: str | None) -> list[Not
             notes.append(_charge(state, seat, owed, why))
             continue
         card = current_card(state)["name"]
-        paid = collect(state, seat, owed, f"{card}: {why}")
+        paid = collect(state, seat, owed, message("%(card)s: %(why)s", card=card, why=why))
         notes.append(Note(message("%(player)s collects %(paid)s for %(card)s (%(why)s).",
                                   player=Player(seat["player"]),
                                   paid=collected_text(owed, paid), card=card, why=why)))

@@ -15,7 +15,7 @@ import random
 
 from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
                       StrictModel, competition_places)
-from ..messages import Message, Player, listed, message, players, semicolons
+from ..messages import Message, Player, listed, message, players, semicolons, text_from_json
 from . import biz_news
 from .action_templates import adjust_template, reveal_template, step_templates
 from .assets import (INDUSTRY_NAMES, deck_is_empty, describe, discard, empty_slots,
@@ -223,7 +223,7 @@ class BigMoney(Game):
         if price > seat["money"]:
             raise IllegalAction(message("The %(asset)s costs %(price)s; you have %(money)s.",
                                         asset=label(asset), price=price, money=seat["money"]))
-        pay(state, seat, price, f"bought the {label(asset)}")
+        pay(state, seat, price, message("bought the %(asset)s", asset=label(asset)))
         seat["assets"].append(asset)
         state["market"][action.slot] = None
         notes = [Note(message("%(player)s buys %(asset)s for %(price)s.", player=Player(player),
@@ -288,7 +288,8 @@ class BigMoney(Game):
             raise NotYourTurn(message("The Biz News card is not asking you anything."))
         if action.choice not in prompt["choices"]:
             labels = prompt["labels"]
-            offered = listed((labels[choice] for choice in prompt["choices"]), tally=True)
+            offered = listed((text_from_json(labels[choice]) for choice in prompt["choices"]),
+                             tally=True)
             raise IllegalAction(message("Choose one of: %(choices)s.", choices=offered))
         return biz_news.answer(state, player, action.choice)
 
@@ -311,7 +312,7 @@ class BigMoney(Game):
         if -action.amount > seat["money"]:
             raise IllegalAction(message("That player has only %(money)s.", money=seat["money"]))
         name = Player(seat["player"])
-        reason = f"adjustment: {action.note}"
+        reason = message("adjustment: %(note)s", note=action.note)
         parts = []
         if asset is not None:
             named = message("the %(asset)s of %(player)s", asset=label(asset), player=name)

@@ -9,7 +9,8 @@ from typing import Annotated, Literal, Union
 from pydantic import Field, field_validator, model_validator
 
 from ..engine import PlayerId, StrictModel
-from .box import category_names, option_defaults
+from ..messages import message
+from .box import option_defaults
 
 INDUSTRIES = ("sports", "food", "travel", "entertainment", "technology")
 Industry = Literal["sports", "food", "travel", "entertainment", "technology"]
@@ -20,7 +21,14 @@ BONUS_TIERS = ("2", "3", "4", "5+")  # "5+": five or more assets of the industry
 MAX_DECK = 100
 
 DEFAULTS = option_defaults()
-CATEGORY_NAMES = category_names()
+# The names the board prints for the number-dice categories (box.json's, as messages: they
+# are the game's words, not typed by anyone, so each screen reads them in its language).
+CATEGORY_NAMES = {
+    "pair": message("1 Pair"), "two_pair": message("2 Pairs"),
+    "three_of_a_kind": message("3 of a Kind"), "little_straight": message("Little Straight"),
+    "full_house": message("Full House"), "four_of_a_kind": message("4 of a Kind"),
+    "big_straight": message("Big Straight"), "five_of_a_kind": message("5 of a Kind"),
+}
 
 Payout = Annotated[int, Field(ge=0, le=1000)]
 BillCount = Annotated[int, Field(ge=0, le=500)]

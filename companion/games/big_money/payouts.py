@@ -40,7 +40,7 @@ def collect_for_industry(state: State, industry: str) -> list[Note]:
 def _collect_for_assets(state: State, seat: dict, industry: str, owned: list[dict],
                         owed: int) -> Note:
     name = INDUSTRY_NAMES[industry]
-    paid = collect(state, seat, owed, f"{name} Assets")
+    paid = collect(state, seat, owed, message("%(industry)s Assets", industry=name))
     payouts = plus([asset["payout"] for asset in owned])
     why = plural("%(industry)s asset %(payouts)s", "%(industry)s assets %(payouts)s", "count",
                  industry=name, payouts=payouts, count=len(owned))

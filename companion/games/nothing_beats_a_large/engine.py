@@ -34,7 +34,7 @@ import copy
 import random
 
 from ..engine import Game, IllegalAction, Note, NotYourTurn, Result, Standing, State
-from ..messages import Message, Player, join_names, message
+from ..messages import Message, Player, message, players, text_json
 from .models import COLORS, SIZES, Cast, Challenge, Options, RecordCast, Steal
 from .pieces import (cast_outcome, color_name, deal_trios, piece_label, remove_one,
                      sorted_pieces)
@@ -220,7 +220,7 @@ class NothingBeatsALarge(Game):
         loser = None if winner is None else (second if winner == first else first)
         state["last_cast"] = {"between": [first, second],
                               "pieces": {str(p): picks[p] for p in (first, second)},
-                              "winner": winner, "loser": loser, "explanation": str(why)}
+                              "winner": winner, "loser": loser, "explanation": text_json(why)}
         cast_by = {"first": Player(first), "first_piece": piece_label(picks[first]),
                    "second": Player(second), "second_piece": piece_label(picks[second]),
                    "why": why}
@@ -395,27 +395,38 @@ class NothingBeatsALarge(Game):
                 "revealed": dict(cast["picks"]) if cast["revealed"] else None}
 
     @staticmethod
-    def _steal_text(steal: dict) -> str:
-        why = "won the cast" if steal["reason"] == "won" else "has no pieces left"
-        return f"{{name:{steal['thief']}}} takes a piece from {{name:{steal['victim']}}} ({why})"
+    def _steal_text(steal: dict) -> Message:
+        thief, victim = Player(steal["thief"]), Player(steal["victim"])
+        if steal["reason"] == "won":
+            return message("%(thief)s takes a piece from %(victim)s (won the cast)",
+                           thief=thief, victim=victim)
+        return message("%(thief)s takes a piece from %(victim)s (has no pieces left)",
+                       thief=thief, victim=victim)
 
-    def _prompt(self, state: State) -> str:
+    def _prompt(self, state: State) -> Message:
         step = state["step"]
         if step == "over":
-            return f"{{name:{state['winner']}}} has won."
+            return message("%(player)s has won.", player=Player(state["winner"]))
         if step == "steal":
-            return self._steal_text(state["steals"][0]) + "."
+            return message("%(steal)s.", steal=self._steal_text(state["steals"][0]))
         if step == "challenge":
-            names = " or ".join(f"{{name:{p}}}" for p in self.opponents(state))
-            return f"{{name:{state['challenger']}}} challenges {names}."
-        first, second = state["cast"]["between"]
-        again = " again" if state["cast"]["round"] > 1 else ""
+            return message("%(player)s challenges %(opponents)s.",
+                           player=Player(state["challenger"]),
+                           opponents=_either(self.opponents(state)))
+        first, second = (Player(p) for p in state["cast"]["between"])
+        again = state["cast"]["round"] > 1
         if state["casting"] == "by-hand":
-            return (f"{{name:{first}}} and {{name:{second}}} cast{again} by hand; "
-                    f"either of them records both pieces.")
-        waiting = join_names([f"{{name:{p}}}" for p in self.waiting_for(state)])
-        return (f"{{name:{first}}} and {{name:{second}}} cast{again}: waiting for "
-                f"{waiting} to lock in.")
+            if again:
+                return message("%(first)s and %(second)s cast again by hand; either of them "
+                               "records both pieces.", first=first, second=second)
+            return message("%(first)s and %(second)s cast by hand; either of them records "
+                           "both pieces.", first=first, second=second)
+        waiting = players(self.waiting_for(state))
+        if again:
+            return message("%(first)s and %(second)s cast again: waiting for %(waiting)s to "
+                           "lock in.", first=first, second=second, waiting=waiting)
+        return message("%(first)s and %(second)s cast: waiting for %(waiting)s to lock in.",
+                       first=first, second=second, waiting=waiting)
 
     def result(self, state: State) -> Result | None:
         winner = state["winner"]
@@ -425,7 +436,7 @@ class NothingBeatsALarge(Game):
         standings = [Standing(s["player"], 1 if s["player"] == winner else 2,
                               len(s["completed"])) for s in ordered]
         return Result(standings, self._win_sentence(self._seat(state, winner)),
-                      "goals completed", ranked=False)
+                      message("goals completed"), ranked=False)
 
     def scores(self, state: State) -> dict[int, int]:
         return {s["player"]: len(s["completed"]) for s in state["seats"]}
@@ -461,3 +472,11 @@ class NothingBeatsALarge(Game):
             if items:
                 found[player] = items
         return found
+
+
+def _either(player_ids: list[int]) -> Player | Message:
+    """"A", "A or B", "A or B or C": the players one may choose from."""
+    if len(player_ids) == 1:
+        return Player(player_ids[0])
+    return message("%(player)s or %(others)s", player=Player(player_ids[0]),
+                   others=_either(player_ids[1:]))
