@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flask import Request, current_app
+from flask_babel import lazy_gettext
 
 from .errors import CompanionError
 from .snapshots import Snapshot
@@ -85,7 +86,8 @@ def bearer_viewer(table: Snapshot, request: Request) -> Viewer:
     scheme, _, token = header.partition(" ")
     viewer = viewer_for_token(table, token.strip()) if scheme.lower() == "bearer" else None
     if viewer is None:
-        raise CompanionError("unauthorized", "That token is not valid at this table.")
+        raise CompanionError("unauthorized",
+                            lazy_gettext("That token is not valid at this table."))
     return viewer
 
 

@@ -18,6 +18,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any, Literal, Optional
 
+from flask_babel import lazy_gettext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .auth import hash_token, new_token
@@ -40,17 +41,26 @@ FORMAT_TAG = f"{FORMAT}/{VERSION}"  # what a record file says it is
 READ_TAGS = frozenset(f"{FORMAT}/{version}" for version in range(1, VERSION + 1))
 MOST_LOG_ENTRIES = 20_000
 
-NOT_A_RECORD = "{name} is not a Companion game record."
-NEWER = ("{name} is a game record of format version {version}, newer than this Companion "
-         "reads (version {known}): upgrade Companion, then open it.")
-NO_VERSION = "{name} is a game record without a valid format version."
-UNKNOWN_GAME = "{name} is a record of a game this server does not have ({game})."
-DAMAGED = "{name} is damaged ({where}): it is not the record as it was downloaded."
-DOES_NOT_REPLAY = ("{name} does not replay: its log is refused by the rules of {title} "
-                   "({reason}). It was changed or damaged.")
-OTHER_RESULT = ("{name} does not replay to the result it states: it was changed or "
-                "damaged.")
-NOT_OVER = "{name} is the record of a game that is not over: only a finished game's record opens."
+# Why a record file does not open, in the reader's language (on the page that says so) or
+# the server's (`flask import`); `said(REASON, name=...)` fills one in.
+NOT_A_RECORD = lazy_gettext("%(name)s is not a Companion game record.")
+NEWER = lazy_gettext("%(name)s is a game record of format version %(version)s, newer than this "
+                     "Companion reads (version %(known)s): upgrade Companion, then open it.")
+NO_VERSION = lazy_gettext("%(name)s is a game record without a valid format version.")
+UNKNOWN_GAME = lazy_gettext("%(name)s is a record of a game this server does not have "
+                            "(%(game)s).")
+DAMAGED = lazy_gettext("%(name)s is damaged (%(where)s): it is not the record as it was "
+                       "downloaded.")
+DOES_NOT_REPLAY = lazy_gettext("%(name)s does not replay: its log is refused by the rules of "
+                               "%(title)s (%(reason)s). It was changed or damaged.")
+OTHER_RESULT = lazy_gettext("%(name)s does not replay to the result it states: it was changed "
+                            "or damaged.")
+NOT_OVER = lazy_gettext("%(name)s is the record of a game that is not over: only a finished "
+                        "game's record opens.")
+
+
+def said(reason, **params) -> str:
+    return reason % params
 
 
 class Shape(BaseModel):
@@ -97,34 +107,34 @@ def is_record(document: Any) -> bool:
 def checked(document: Any, name: str) -> RecordFile:
     """The record's shape, or a refusal that says what is wrong with it."""
     if not is_record(document):
-        raise ImportRefused(NOT_A_RECORD.format(name=name), 400)
+        raise ImportRefused(said(NOT_A_RECORD, name=name), 400)
     version = document["format"].removeprefix(FORMAT + "/")
     if not version.isdigit() or len(version) > 6 or int(version) < 1:
-        raise ImportRefused(NO_VERSION.format(name=name), 400)
+        raise ImportRefused(said(NO_VERSION, name=name), 400)
     if int(version) > VERSION:
-        raise ImportRefused(NEWER.format(name=name, version=int(version), known=VERSION), 400)
+        raise ImportRefused(said(NEWER, name=name, version=int(version), known=VERSION), 400)
     game = document.get("game")
     if not isinstance(game, str) or game not in GAMES:
-        raise ImportRefused(UNKNOWN_GAME.format(name=name, game=str(game)[:40]))
+        raise ImportRefused(said(UNKNOWN_GAME, name=name, game=str(game)[:40]))
     try:
         record = RecordFile.model_validate(document)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise ImportRefused(DAMAGED.format(name=name, where=f"{where}: {first['msg']}")) from None
+        raise ImportRefused(said(DAMAGED, name=name, where=f"{where}: {first['msg']}")) from None
     ids = [player.id for player in record.players]
     seats = sorted(record.players, key=lambda player: player.seat)
     if len(set(ids)) != len(ids) or len({player.seat for player in seats}) != len(ids):
-        raise ImportRefused(DAMAGED.format(name=name, where="two players share an id or a seat"))
+        raise ImportRefused(said(DAMAGED, name=name, where="two players share an id or a seat"))
     if not record.order or record.order != seat_order([p.id for p in seats], record.order[0]):
-        raise ImportRefused(DAMAGED.format(name=name, where="its order of play is not its seats'"))
+        raise ImportRefused(said(DAMAGED, name=name, where="its order of play is not its seats'"))
     seqs = [entry.seq for entry in record.log]
     if seqs != sorted(set(seqs)):
-        raise ImportRefused(DAMAGED.format(name=name, where="its log is out of order"))
+        raise ImportRefused(said(DAMAGED, name=name, where="its log is out of order"))
     strangers = {entry.player for entry in record.log} - set(ids) - {None}
     if strangers:
-        raise ImportRefused(DAMAGED.format(
-            name=name, where=f"its log names player {min(strangers)}, who is not at the table"))
+        raise ImportRefused(said(DAMAGED, name=name, where=f"its log names player "
+                                 f"{min(strangers)}, who is not at the table"))
     return record
 
 
@@ -137,7 +147,7 @@ def _time(value: str | None, name: str) -> datetime | None:
         if moment.tzinfo is not None:
             moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
     except (ValueError, OverflowError):
-        raise ImportRefused(DAMAGED.format(name=name, where=f"{value!r} is not a time")) from None
+        raise ImportRefused(said(DAMAGED, name=name, where=f"{value!r} is not a time")) from None
     return moment
 
 
@@ -150,15 +160,15 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
                                       record.log, lambda entry: entry.player)
         result = engine.result(state)
     except UndoOutOfOrder as exc:
-        raise ImportRefused(DAMAGED.format(
-            name=name, where=f"the undo at {exc.seq} does not take back the last move")) from None
+        raise ImportRefused(said(DAMAGED, name=name, where=f"the undo at {exc.seq} does not "
+                                 "take back the last move")) from None
     except Exception as exc:  # a log the rules refuse, in whatever way
-        raise ImportRefused(DOES_NOT_REPLAY.format(
-            name=name, title=engine.title, reason=str(exc).splitlines()[0][:200])) from None
+        raise ImportRefused(said(DOES_NOT_REPLAY, name=name, title=engine.title,
+                                 reason=str(exc).splitlines()[0][:200])) from None
     if result is None:
-        raise ImportRefused(NOT_OVER.format(name=name))
+        raise ImportRefused(said(NOT_OVER, name=name))
     if record.result is not None and plain(record.result) != plain(result.to_json()):
-        raise ImportRefused(OTHER_RESULT.format(name=name))
+        raise ImportRefused(said(OTHER_RESULT, name=name))
     return state, lines
 
 

@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import Any
 
-from flask_babel import get_locale
+from flask_babel import get_locale, lazy_gettext
 from markupsafe import Markup
 
 from sqlalchemy.orm import selectinload, undefer
@@ -29,8 +29,8 @@ from .table.moves import replay_table
 def record(table: Snapshot) -> dict:
     """The game as a file: replaying its actions from its seed gives its result."""
     if table.status != "finished":
-        raise conflict("The record is available when the game is over "
-                       "(it holds the seed, which would give away the shuffles).")
+        raise conflict(lazy_gettext("The record is available when the game is over (it "
+                                    "holds the seed, which would give away the shuffles)."))
     events = store.events(table.id)
     created_at = db.session.execute(
         db.select(Table.created_at).where(Table.id == table.id)).scalar_one()
@@ -51,16 +51,17 @@ def record(table: Snapshot) -> dict:
 def replay_record(data: Any) -> tuple[dict, Any]:
     """(state, result) of a record, replayed with the engine alone."""
     if not isinstance(data, dict) or data.get("format") not in RECORD_FORMATS:
-        raise bad_request("That is not a Companion game record.")
+        raise bad_request(lazy_gettext("That is not a Companion game record."))
     engine = GAMES.get(data.get("game"))
     if engine is None:
-        raise bad_request("That record is of a game this server does not have.")
+        raise bad_request(lazy_gettext("That record is of a game this server does not have."))
     try:
         log = [SimpleNamespace(**entry) for entry in data["log"]]
         actions = [(entry.player, entry.action) for entry in in_effect(log)]
         state = replay(engine, data["order"], data["options"], data["seed"], actions)
     except (AttributeError, KeyError, TypeError, ValueError, IllegalAction) as exc:
-        raise bad_request(f"That record does not replay: {exc}") from None
+        raise bad_request(lazy_gettext("That record does not replay: %(reason)s",
+                                       reason=str(exc))) from None
     return state, engine.result(state)
 
 

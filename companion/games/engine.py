@@ -275,6 +275,12 @@ class Game:
         """Every player whose input is awaited now (empty when the game is over)."""
         raise NotImplementedError
 
+    def host_names_anyone(self, state: State, action) -> bool:
+        """Whether the host, as the host, may name any player in one of
+        `host_or_player_actions` (the score sheet's scorer, a correction), rather than only
+        a player without a phone (who has no screen of their own to make it on)."""
+        return False
+
     def host_may_act(self, state: State) -> bool:
         """Whether the game awaits, or lets the game go on through, a move of the host as
         the host (`random_action(state, HOST, rng)`): the score sheet's scorer, the end of

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import lazy_gettext
 from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -32,7 +33,7 @@ WRITE_RETRIES = 8
 
 
 def busy() -> CompanionError:
-    return conflict("The table is busy right now; please try again.")
+    return conflict(lazy_gettext("The table is busy right now; please try again."))
 
 
 @dataclass(frozen=True)
@@ -234,4 +235,4 @@ def create_table(values: dict[str, Any], seats: list[dict[str, Any]] | None = No
         except IntegrityError:
             continue
         return code
-    raise conflict("Could not find a free room code; please try again.")
+    raise conflict(lazy_gettext("Could not find a free room code; please try again."))

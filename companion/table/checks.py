@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from flask_babel import lazy_gettext
 from pydantic import (BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError,
                       field_validator)
 
@@ -12,12 +13,36 @@ from ..errors import bad_request
 ACTION_ID_MAX = 64
 
 
+# What was wrong with a field, in the reader's language, for the errors a person may make
+# by hand (the field's name stays as the contract spells it); pydantic's own words else.
+FIELD_ERRORS = {
+    "greater_than_equal": lazy_gettext("%(field)s: at least %(limit)s"),
+    "greater_than": lazy_gettext("%(field)s: more than %(limit)s"),
+    "less_than_equal": lazy_gettext("%(field)s: at most %(limit)s"),
+    "less_than": lazy_gettext("%(field)s: less than %(limit)s"),
+    "int_parsing": lazy_gettext("%(field)s: a whole number"),
+    "int_type": lazy_gettext("%(field)s: a whole number"),
+    "int_from_float": lazy_gettext("%(field)s: a whole number"),
+    "missing": lazy_gettext("%(field)s: missing"),
+    "string_too_long": lazy_gettext("%(field)s: too long"),
+    "string_too_short": lazy_gettext("%(field)s: too short"),
+    "too_long": lazy_gettext("%(field)s: too many"),
+    "too_short": lazy_gettext("%(field)s: too few"),
+    "extra_forbidden": lazy_gettext("%(field)s: not a field of this"),
+}
+
+
 def validation_message(exc: ValidationError) -> str:
     parts = []
     for error in exc.errors()[:3]:
         where = ".".join(str(part) for part in error["loc"])
-        parts.append(f"{where}: {error['msg']}" if where else error["msg"])
-    return "That was not understood (" + "; ".join(parts) + ")."
+        said = FIELD_ERRORS.get(error["type"])
+        limit = next(iter((error.get("ctx") or {}).values()), "")
+        if said is not None and where:
+            parts.append(said % {"field": where, "limit": limit})
+        else:
+            parts.append(f"{where}: {error['msg']}" if where else error["msg"])
+    return lazy_gettext("That was not understood (%(details)s).", details="; ".join(parts))
 
 
 class Envelope(BaseModel):
@@ -40,9 +65,10 @@ class Envelope(BaseModel):
 
 
 REFUSED = {
-    "version": "version is a whole number.",
-    "action_id": f"action_id is a text of 1 to {ACTION_ID_MAX} printable characters.",
-    "as": '"as" is a player id.',
+    "version": lazy_gettext("version is a whole number."),
+    "action_id": lazy_gettext("action_id is a text of 1 to %(most)s printable characters.",
+                              most=ACTION_ID_MAX),
+    "as": lazy_gettext('"as" is a player id.'),
 }
 ENVELOPE_KEYS = set(REFUSED)
 
@@ -50,7 +76,7 @@ ENVELOPE_KEYS = set(REFUSED)
 def read_envelope(data: Any) -> tuple[Envelope, dict]:
     """The envelope of a posted action, and the action's own fields."""
     if not isinstance(data, dict):
-        raise bad_request('An action is an object with a "type".')
+        raise bad_request(lazy_gettext('An action is an object with a "type".'))
     try:
         envelope = Envelope.model_validate(data)
     except ValidationError as exc:

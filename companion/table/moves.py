@@ -72,8 +72,10 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
         require_lobby(before)
         count = len(before.players)
         if not engine.min_players <= count <= engine.max_players:
-            raise conflict(f"{engine.title} needs {engine.min_players} to "
-                           f"{engine.max_players} players; {count} joined.")
+            raise conflict(lazy_gettext(
+                "%(game)s needs %(least)s to %(most)s players; %(count)s joined.",
+                game=lazy_gettext(engine.title), least=engine.min_players,
+                most=engine.max_players, count=count))
         first = first_player if first_player is not None else before.first_player
         if first is not None:
             seated(before, first)
@@ -177,6 +179,12 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
         if before.status != "playing":
             raise illegal(lazy_gettext("The game has not started yet.")
                           if before.status == "lobby" else lazy_gettext("The game is over."))
+        named = getattr(action, "player", None)
+        if (actor is None and action.type in engine.host_or_player_actions
+                and named is not None and not engine.host_names_anyone(before.state, action)
+                and not seated(before, named).local):
+            raise forbidden(lazy_gettext("%(name)s makes this move on their own phone.",
+                                         name=seated(before, named).name))
         state = copied(before.state)
         try:
             notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from flask_babel import lazy_gettext
 from markupsafe import Markup
 
 from .. import snapshots, store
@@ -32,7 +33,7 @@ def find(code: str) -> Snapshot:
     return store.at_least(*found)
 
 
-NO_SUCH_PLAYER = "There is no such player at this table."
+NO_SUCH_PLAYER = lazy_gettext("There is no such player at this table.")
 
 
 def seated(table: Snapshot, player_id: Any) -> Seat:

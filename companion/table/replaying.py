@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from flask_babel import lazy_gettext
+
 from .. import store
 from ..errors import bad_request, conflict
 from ..extensions import db
@@ -21,9 +23,13 @@ from ..snapshots import Snapshot
 from ..store.loading import database_name
 from .moves import replay_table
 
-NOT_OVER = ("The replay opens when the game is over: before the end it would give away "
-            "what the players keep secret.")
-NO_SUCH_STEP = "There is no move {number} in this game: it has moves 0 (the start) to {last}."
+NOT_OVER = lazy_gettext("The replay opens when the game is over: before the end it would "
+                        "give away what the players keep secret.")
+
+
+def no_such_step(number: str, last: int) -> str:
+    return lazy_gettext("There is no move %(number)s in this game: it has moves 0 (the start) "
+                        "to %(last)s.", number=number, last=last)
 
 
 @dataclass(frozen=True)
@@ -68,10 +74,10 @@ def step(table: Snapshot, number: int | str | None) -> Step:
         number = 0
     if isinstance(number, str):
         if not number.isdigit() or len(number) > 6:
-            raise bad_request(NO_SUCH_STEP.format(number=number[:12], last=last))
+            raise bad_request(no_such_step(number[:12], last))
         number = int(number)
     if not 0 <= number <= last:
-        raise bad_request(NO_SUCH_STEP.format(number=number, last=last))
+        raise bad_request(no_such_step(number, last))
     state = replay_table(table, moves[:number])
     finished = GAMES[table.game].result(state) is not None
     then = replace(table, state=state, moves=number,

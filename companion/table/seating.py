@@ -7,6 +7,7 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
+from flask_babel import lazy_gettext
 from pydantic import ValidationError
 
 from .. import store
@@ -30,18 +31,22 @@ REJOIN_CODE_LENGTH = 8
 REJOIN_CODE_MINUTES = 15
 # A seat is given only to a phone that proves it (its cookie, a rejoin code): someone who
 # types a name already seated is shown the way back to that seat.
-NAME_TAKEN = ("{name} is already seated at this table. If you are {name} on a new phone, "
-              "ask the host for {name}'s rejoin code (on the host screen, \"Lost or swapped "
-              "phone?\") to take the seat back; if you are not, pick another name.")
-NO_SUCH_REJOIN_CODE = ("That rejoin code is not right, or it is no longer valid: check it on "
-                       "the host screen, or ask the host for a new one.")
+NO_SUCH_REJOIN_CODE = lazy_gettext("That rejoin code is not right, or it is no longer valid: "
+                                   "check it on the host screen, or ask the host for a new one.")
+
+
+def name_taken(name: str) -> str:
+    return lazy_gettext("%(name)s is already seated at this table. If you are %(name)s on a new "
+                        "phone, ask the host for %(name)s's rejoin code (on the host screen, "
+                        "\"Lost or swapped phone?\") to take the seat back; if you are not, "
+                        "pick another name.", name=name)
 
 
 def validate_options(engine: Game, options: Any) -> dict:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise bad_request("Options must be an object.")
+        raise bad_request(lazy_gettext("Options must be an object."))
     try:
         # Over the game's own defaults, which fill an option the game cannot do without
         # (a score sheet's name) and which the options chosen must agree with.
@@ -73,7 +78,8 @@ def create_table(game_id: Any, options: Any) -> tuple[str, str]:
     server's saved defaults, then the game's own."""
     engine = GAMES.get(game_id) if isinstance(game_id, str) else None
     if engine is None:
-        raise bad_request("Pick one of the games: " + ", ".join(GAMES) + ".")
+        raise bad_request(lazy_gettext("Pick one of the games: %(games)s.",
+                                       games=", ".join(GAMES)))
     if isinstance(options, dict):
         options = {**saved_defaults(engine), **options}
     chosen = validate_options(engine, options)
@@ -104,25 +110,25 @@ def saved_under(engine: Game, name: Any) -> store.Named | None:
 
 def clean_name(name: Any) -> str:
     if not isinstance(name, str):
-        raise bad_request("A name is a piece of text.")
+        raise bad_request(lazy_gettext("A name is a piece of text."))
     name = " ".join(name.split())
     if not name:
-        raise bad_request("Please type a name.")
+        raise bad_request(lazy_gettext("Please type a name."))
     if len(name) > NAME_MAX:
-        raise bad_request(f"Names are at most {NAME_MAX} characters.")
+        raise bad_request(lazy_gettext("Names are at most %(most)s characters.", most=NAME_MAX))
     if any(not ch.isprintable() for ch in name):
-        raise bad_request("That name has characters that cannot be shown.")
+        raise bad_request(lazy_gettext("That name has characters that cannot be shown."))
     return name
 
 
 def require_lobby(table: Snapshot) -> None:
     if table.status != "lobby":
-        raise conflict("The game has already started: the lobby is closed.")
+        raise conflict(lazy_gettext("The game has already started: the lobby is closed."))
 
 
 def require_host(viewer: Viewer) -> None:
     if not viewer.is_host:
-        raise forbidden("Only the host can do that.")
+        raise forbidden(lazy_gettext("Only the host can do that."))
 
 
 def join(table: Snapshot, name: Any, local: bool = False) -> tuple[Seat, str]:
@@ -135,11 +141,12 @@ def join(table: Snapshot, name: Any, local: bool = False) -> tuple[Seat, str]:
     def seat(before: Snapshot) -> Change:
         require_lobby(before)
         if len(before.players) >= engine.max_players:
-            raise conflict(f"The table is full: {engine.title} takes at most "
-                           f"{engine.max_players} players.")
+            raise conflict(lazy_gettext("The table is full: %(game)s takes at most %(most)s "
+                                        "players.", game=lazy_gettext(engine.title),
+                                        most=engine.max_players))
         taken = next((p for p in before.players if p.name_key == name.casefold()), None)
         if taken is not None:
-            raise conflict(NAME_TAKEN.format(name=taken.name))
+            raise conflict(name_taken(taken.name))
         return Change(add_seats=[{"seat": len(before.players), "name": name,
                                   "name_key": name.casefold(), "local": local,
                                   "token_hash": hash_token(token)}])
@@ -147,7 +154,7 @@ def join(table: Snapshot, name: Any, local: bool = False) -> tuple[Seat, str]:
     after = store.write(table, seat).table
     joined = next((p for p in after.players if p.name_key == name.casefold()), None)
     if joined is None:  # the host removed the seat the moment it was taken
-        raise conflict("Your seat was taken away again; please join once more.")
+        raise conflict(lazy_gettext("Your seat was taken away again; please join once more."))
     return joined, token
 
 
@@ -177,7 +184,7 @@ def reorder(table: Snapshot, viewer: Viewer, order: Any) -> Snapshot:
         ids = [p.id for p in before.players]
         if (not isinstance(order, list) or not all(isinstance(p, int) for p in order)
                 or sorted(order) != sorted(ids)):
-            raise bad_request("The new order must list every seated player once.")
+            raise bad_request(lazy_gettext("The new order must list every seated player once."))
         return Change(edit_seats=_reseated(order))
 
     return store.write(table, seat_again).table
@@ -319,7 +326,7 @@ def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
     tokens of its own: no token works at two tables."""
     require_host(viewer)
     if table.status != "finished":
-        raise conflict("The game is not over yet.")
+        raise conflict(lazy_gettext("The game is not over yet."))
     token = new_token()
     if table.next_code:  # asked again: the host device gets a fresh key to the new table
         store.write(find(table.next_code),
@@ -330,7 +337,8 @@ def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
 
     def move_on(before: Snapshot) -> Change:
         if before.next_code:
-            raise conflict("The next game was started already: open it from this screen.")
+            raise conflict(lazy_gettext("The next game was started already: open it from this "
+                                        "screen."))
         codes.append(store.free_code())
         return Change(row={"next_code": codes[-1]}, new_table=NewTable(
             {"code": codes[-1], "game": table.game, "options": options,
@@ -359,12 +367,13 @@ def follow(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
     """Seat this player's phone at the table the group moved on to: its code and the
     phone's new token."""
     if not table.next_code or viewer.player_id is None:
-        raise not_found("There is no new game to follow yet.")
+        raise not_found(lazy_gettext("There is no new game to follow yet."))
     again = find(table.next_code)
     name_key = seated(table, viewer.player_id).name_key
     seat = next((p for p in again.players if p.name_key == name_key), None)
     if seat is None:
-        raise not_found("Your seat is not at the new table: join it with its code.")
+        raise not_found(lazy_gettext("Your seat is not at the new table: join it with its "
+                                         "code."))
     token = new_token()
     store.write(again, lambda _: Change(edit_seats={seat.id: {"token_hash": hash_token(token)}}))
     return again.code, token

@@ -3,6 +3,7 @@ screens."""
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
+from flask_babel import lazy_gettext
 
 from .. import live
 from ..auth import bearer_viewer
@@ -22,13 +23,13 @@ def body() -> dict:
     if not request.get_data(cache=True):
         return {}
     if not request.is_json:
-        raise bad_request("Send JSON, with Content-Type: application/json.")
+        raise bad_request(lazy_gettext("Send JSON, with Content-Type: application/json."))
     try:
         data = request.get_json(silent=True)
     except RecursionError:
         data = None
     if not isinstance(data, dict):
-        raise bad_request("The body must be a JSON object.")
+        raise bad_request(lazy_gettext("The body must be a JSON object."))
     return data
 
 
@@ -86,7 +87,7 @@ def undo(code: str):
     table, viewer = table_and_viewer(code)
     body()
     if viewer.player_id is None and not viewer.is_host:
-        raise CompanionError("unauthorized", "Join the table to undo.")
+        raise CompanionError("unauthorized", lazy_gettext("Join the table to undo."))
     return jsonify(read.view(moves.undo(table, viewer), viewer))
 
 

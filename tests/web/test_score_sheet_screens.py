@@ -194,3 +194,28 @@ def test_a_full_sheet_stays_one_small_panel_and_a_phone_page_under_100_kb(app):
     print(f"\nfull score sheet (20 x 100 x 20): phone panel {len(panel.encode()):,} B "
           f"in {took * 1000:.1f} ms, phone page {page_size:,} B; Go Big panel "
           f"{len(go_big.encode()):,} B in {go_big_took * 1000:.1f} ms")
+
+
+def test_the_host_enters_a_row_only_for_a_player_without_a_phone_unless_scorer(app):
+    """Each player enters their own row: the host, as the host, may enter the row of a
+    player without a phone, never that of a player who has one (the API included)."""
+    api = Api(client=app.test_client())
+    seated = api.table(game="score-sheet", players=("Ann", "Ben"), start=False,
+                       options={"name": "Rummy"})
+    host = app.test_client()
+    host.set_cookie(f"companion_host_{seated.code}", seated.host)
+    csrf = csrf_of(page(host, f"/t/{seated.code}/host"))
+    added = host.post(f"/t/{seated.code}/players/local", headers={"HX-Request": "true"},
+                      data={"name": "Cleo", "csrf_token": csrf})
+    assert added.status_code == 200
+    cleo = next(p["id"] for p in seated.view()["players"] if p["name"] == "Cleo")
+    assert api.call("POST", f"/tables/{seated.code}/start", seated.host, {"seed": 1})[0] == 200
+
+    def enter(player: int):
+        return seated.act(seated.host, type="enter", round=1, player=player,
+                          scores={"Points": 5})
+    status, answer = enter(seated.ids["Ann"])
+    assert status == 403, answer
+    assert answer["error"]["message"] == "Ann makes this move on their own phone."
+    assert enter(cleo)[0] == 200
+    assert [p for p in seated.view(seated.host)["state"]["entered"]] == [cleo]

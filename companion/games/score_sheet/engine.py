@@ -56,6 +56,9 @@ class ScoreSheet(Game):
             return []
         return [p for p in state["players"] if str(p) not in state["open"]]
 
+    def host_names_anyone(self, state: State, action) -> bool:
+        return isinstance(action, Correct) or sheet.options(state)["entry"] == "scorer"
+
     def host_may_act(self, state: State) -> bool:
         if state["finished"]:
             return False
