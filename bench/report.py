@@ -126,6 +126,19 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
                   f"{inside['paused_updates_ms']:.2f} ms), "
                   f"{inside['paused_move_ms'] / inside['move_ms']:.2f} times the same work back "
                   f"to back; CPU {inside['paused_cpu_ms']:.2f} against {inside['cpu_ms']:.2f} ms")
+    panels = results.get("panels", {})
+    if "error" in panels:
+        print(f"panels: failed: {panels['error'][-300:]}")
+    elif panels:
+        go_big, sheet, shape = panels["go_big_panel"], panels["sheet_panel"], panels["sheet_shape"]
+        print(f"a phone's panel (panels.py), rendered with its public part and again for another "
+              f"phone: Go Big {go_big['first_ms']:.1f} and {go_big['again_ms']:.1f} ms, "
+              f"{go_big['bytes']} B ({go_big['gzip_bytes']} B gzipped); the largest score sheet "
+              f"({shape['players']} players, {shape['rounds']} rounds, {shape['categories']} "
+              f"categories, {panels['sheet_entries']} entries) {sheet['first_ms']:.1f} and "
+              f"{sheet['again_ms']:.1f} ms, {sheet['bytes']} B ({sheet['gzip_bytes']} B "
+              f"gzipped); its phone page {panels['sheet_page_bytes']} B as sent "
+              f"({panels['sheet_page_encoding']}), {panels['sheet_page_raw_bytes']} B unpacked")
     floor = results.get("stack_floor")
     if floor:
         print(f"the stack's floor (stackfloor.py: a bare WSGI app with a move's shape, the same "

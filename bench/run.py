@@ -127,6 +127,8 @@ async def main_async(args) -> dict:
     if shape["in_process_moves"]:
         print("Measuring a move and its six updates in-process...", flush=True)
         results["in_process"] = in_subprocess("inprocess.py", shape["in_process_moves"])
+        print("Measuring a Go Big panel and the largest score sheet's in-process...", flush=True)
+        results["panels"] = in_subprocess("panels.py", 30)
     if shape["stack_floor_seconds"]:
         print(f"Measuring the stack's floor (a bare app, {stackfloor.PHONES} phones at "
               f"{stackfloor.RATE:g}/s)...", flush=True)
