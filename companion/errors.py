@@ -29,16 +29,24 @@ class CompanionError(Exception):
                  **extra: Any):
         super().__init__(message)
         self.code = code
-        self.message = message
+        self._message = message
         self.retry_after = retry_after
         self.extra = extra
+
+    @property
+    def message(self) -> str:
+        """The message, a lazy one read in the reader's language now as plain text: a page
+        escapes it like any text (a lazy string would pass as markup, names and all); a
+        message already rendered as markup (names escaped) stays so."""
+        message = self._message
+        return message if isinstance(message, str) else str(message)
 
     @property
     def status(self) -> int:
         return STATUS[self.code]
 
     def to_json(self) -> dict:
-        return {"error": {"code": self.code, "message": str(self.message)}, **self.extra}
+        return {"error": {"code": self.code, "message": self.message}, **self.extra}
 
 
 def bad_request(message: str) -> CompanionError:

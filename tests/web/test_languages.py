@@ -251,3 +251,15 @@ def test_a_template_may_name_its_placeholders_as_it_likes(german_app):
             '{{ _("%(text)s, %(string)s", text="<b>", string="b") }} '
             '{{ ngettext("%(num)s %(plural)s", "%(num)s %(plural)ss", 2, plural="card") }}')
     assert shown == "&lt;b&gt;, b 2 cards"
+
+
+def test_a_refusal_in_the_readers_language_shows_a_players_name_as_text(client):
+    """A message read in the reader's language that names a player (a name taken at the
+    join form, in Polish) never lets the name in as markup."""
+    table = Api(client=client).table(players=("<b>Bo</b>",), start=False)
+    form = page(client, f"/j/{table.code}")
+    response = client.post(f"/j/{table.code}", headers={"Accept-Language": "pl"},
+                           data={"name": "<b>Bo</b>", "csrf_token": csrf_of(form)})
+    text = response.get_data(as_text=True)
+    assert response.status_code == 409 and '<html lang="pl">' in text
+    assert "<b>Bo</b>" not in text and "&lt;b&gt;Bo&lt;/b&gt;" in text
