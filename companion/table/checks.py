@@ -28,7 +28,7 @@ FIELD_ERRORS = {
     "string_too_short": lazy_gettext("%(field)s: too short"),
     "too_long": lazy_gettext("%(field)s: too many"),
     "too_short": lazy_gettext("%(field)s: too few"),
-    "extra_forbidden": lazy_gettext("%(field)s: not a field of this"),
+    "extra_forbidden": lazy_gettext("%(field)s: not expected here"),
 }
 
 

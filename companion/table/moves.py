@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 from flask import current_app
-from flask_babel import lazy_gettext
+from flask_babel import lazy_gettext, lazy_ngettext
 from pydantic import ValidationError
 
 from .. import store
@@ -280,8 +280,9 @@ def undo(table: Snapshot, viewer: Viewer, steps: Any = 1, version: Any = None) -
             raise forbidden(lazy_gettext("Only the host or the player who made the last move "
                                          "can undo it."))
         if steps > len(effective):
-            raise illegal(lazy_gettext("There are only %(num)s moves to undo.",
-                                         num=len(effective)))
+            raise illegal(lazy_ngettext("There is only %(num)s move to undo.",
+                                        "There are only %(num)s moves to undo.",
+                                        len(effective)))
         taken = effective[len(effective) - steps:]
         if any(event.reveal for event in taken):
             raise illegal(lazy_gettext("That would take back a move that revealed something "
