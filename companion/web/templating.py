@@ -135,8 +135,8 @@ def _text(text: str, lineno: int) -> nodes.Expr:
 
 
 def _empty(piece: nodes.Expr) -> bool:
-    return (isinstance(piece, nodes.MarkSafeIfAutoescape) and isinstance(piece.expr, nodes.Const)
-            and piece.expr.value == "")
+    return (isinstance(piece, nodes.MarkSafeIfAutoescape)
+            and isinstance(piece.expr, nodes.Const) and piece.expr.value == "")
 
 
 def url_for(endpoint: str, **values: Any) -> str:
@@ -160,9 +160,9 @@ def _address(script_root: str, endpoint: str, values: tuple) -> str:
 
 def translating() -> dict[str, Any]:
     """A context processor: the templates' `gettext` and `ngettext` (and so `_`) bound
-    once per rendering to the request's catalog. Flask-Babel's own find the catalog again
-    for every string, through three look-ups of the request's context: with a panel's
-    hundreds of strings, for each viewer, that doubled a move's CPU (bench/README.md).
+    once per rendering to the request's catalog, for the messages not translated as the
+    template was compiled (`_Translating`: a plural, a message held in a variable).
+    Flask-Babel's own find the catalog again for every string (bench/README.md).
     They behave as Jinja's "newstyle" gettext: the text is marked safe where templates
     autoescape, and its named placeholders are filled in (escaped) from the keywords (any
     name a template likes: the strings themselves are taken by position only)."""
