@@ -16,7 +16,8 @@ from babel.numbers import format_decimal
 from markupsafe import Markup, escape
 
 from ..games.messages import NAME_PLACEHOLDER, Listed, Message, Player, message, players
-from .reading import reading
+
+from .reading import reading  # (the request's language and catalog)
 
 # The English of the messages lists as British English does ("A, B and C").
 ENGLISH_LISTS = Locale("en", "GB")

@@ -237,19 +237,6 @@ def test_the_score_chart_is_drawn_in_each_readers_language(german_app):
     assert "Scores over the game" in shown and "Punkte im Lauf des Spiels" not in shown
 
 
-def test_a_template_may_name_its_placeholders_as_it_likes(german_app):
-    """The templates' gettext and ngettext take their strings by position: a placeholder
-    called `text`, `string` or `plural` is the template's own (a replay's secret lines are
-    "%(name)s read: %(text)s")."""
-    from flask import render_template_string
-
-    with german_app.test_request_context("/"):
-        shown = render_template_string(
-            '{{ _("%(text)s, %(string)s", text="<b>", string="b") }} '
-            '{{ ngettext("%(num)s %(plural)s", "%(num)s %(plural)ss", 2, plural="card") }}')
-    assert shown == "&lt;b&gt;, b 2 cards"
-
-
 def test_each_language_has_its_own_compiled_templates(german_app):
     """A template is compiled once per catalog, its messages translated in as it is: the
     copy one language compiled first never serves a reader of another, in either order."""
@@ -293,3 +280,16 @@ def test_a_message_translated_as_its_template_compiles_renders_as_at_each_render
             assert kept == f"{numbers} 20.|{len(numbers) + 4}"
             rendered = environment.get_template("at_rendering.html").render(word="Room code")
             assert rendered == "Room code|2 rooms"  # the null translations installed here
+
+
+def test_a_template_may_name_its_placeholders_as_it_likes(german_app):
+    """The templates' gettext and ngettext take their strings by position: a placeholder
+    called `text`, `string` or `plural` is the template's own (a replay's secret lines are
+    "%(name)s read: %(text)s")."""
+    from flask import render_template_string
+
+    with german_app.test_request_context("/"):
+        shown = render_template_string(
+            '{{ _("%(text)s, %(string)s", text="<b>", string="b") }} '
+            '{{ ngettext("%(num)s %(plural)s", "%(num)s %(plural)ss", 2, plural="card") }}')
+    assert shown == "&lt;b&gt;, b 2 cards"
