@@ -32,6 +32,12 @@ class TemplateEnvironment(Environment):
     in bench/README.md). Here a plain dict's key is read at once unless the name is one of
     a dict's attributes: the same result as Jinja's, without the exception."""
 
+    def __init__(self, *args: Any, **options: Any) -> None:
+        # Room for every template in every language (`_load_template`), where Jinja
+        # keeps 400: a template thrown out is compiled again, some milliseconds.
+        options.setdefault("cache_size", 2000)
+        super().__init__(*args, **options)
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in DICT_ATTRIBUTES:
             try:
