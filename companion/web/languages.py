@@ -13,9 +13,10 @@ from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel
 
 from ..auth import COOKIE_MAX_AGE
+from .reading import reading
 from .templating import numberformat, translating
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,6 +31,7 @@ COOKIE = "companion_language"
 # The answers whose words depend on the language: the pages, their fragments and streams,
 # and the API's error messages.
 LOCALISED_TYPES = {"text/html", "text/event-stream", "application/json"}
+CHOSEN_BY = ("Accept-Language", "Cookie")  # what picks an answer's language
 
 bp = Blueprint("languages", __name__)
 
@@ -47,9 +49,9 @@ def chosen() -> str:
 
 
 def current() -> str:
-    """The language this request is answered in ("en" outside a request)."""
-    locale = get_locale()
-    return str(locale) if locale is not None else DEFAULT
+    """The language this request is answered in ("en" outside a request): the one way
+    the code and the templates (`current_language()`) read it."""
+    return reading().language
 
 
 def choices() -> list[tuple[str, str]]:
@@ -101,8 +103,7 @@ def say_which_language(response):
     `Vary` on what chose it (caches must not give one phone's language to another)."""
     if response.mimetype in LOCALISED_TYPES:
         response.headers.setdefault("Content-Language", current())
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
+        response.vary.update(CHOSEN_BY)  # (one update: each writes the header anew)
     return response
 
 

@@ -7,18 +7,18 @@ Outside a request (a command, a test) the text is English."""
 from __future__ import annotations
 
 import re
-from gettext import NullTranslations
+from functools import lru_cache
 from typing import Any
 
 from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
-from flask import has_request_context
-from flask_babel import get_locale, get_translations
 from markupsafe import Markup, escape
 
 from ..games.messages import (NAME_PLACEHOLDER, Listed, Message, Player, is_message_json,
                               message, players)
+
+from .reading import reading  # (the request's language and catalog)
 
 # The English of the messages lists as British English does ("A, B and C").
 ENGLISH_LISTS = Locale("en", "GB")
@@ -26,20 +26,17 @@ NOBODY_KNOWN = message("someone")  # the name of a player no longer at the table
 
 
 class _Reader:
-    """The translations and locale one rendering uses."""
+    """The translations and locale one rendering uses: the request's (`reading`)."""
 
     def __init__(self) -> None:
-        if has_request_context():
-            self.translations = get_translations()
-            self.locale = get_locale() or Locale("en")
-        else:
-            self.translations, self.locale = NullTranslations(), Locale("en")
+        found = reading()
+        self.translations, self.locale = found.translations, found.locale
         self.lists = ENGLISH_LISTS if self.locale.language == "en" else self.locale
 
 
 def language() -> str:
     """The language messages are rendered in now (a cache key for rendered lines)."""
-    return str(get_locale() or "en") if has_request_context() else "en"
+    return reading().language
 
 
 def render(text: Any, names: dict[int, str], html: bool = False) -> str:
@@ -112,16 +109,28 @@ def _param(value: Any, names: dict[int, str], html: bool, reader: _Reader) -> st
         return _listed(items, value.tally, reader)
     if isinstance(value, bool) or not isinstance(value, int):
         return str(value)
-    return format_decimal(value, locale=reader.locale, group_separator=False)
+    return _number(value, reader.locale)
+
+
+@lru_cache(maxsize=4096)
+def _number(value: int, locale: Locale) -> str:
+    """A number as this language writes it, worked out once per language."""
+    return format_decimal(value, locale=locale, group_separator=False)
 
 
 def _listed(items: list[str], tally: bool, reader: _Reader) -> str:
+    return _list(tuple(items), tally, reader.lists)
+
+
+@lru_cache(maxsize=4096)
+def _list(items: tuple[str, ...], tally: bool, lists: Locale) -> str:
+    """Items listed as this language lists them, worked out once per language."""
     if tally:
         try:
-            return format_list(items, style="unit", locale=reader.lists)
+            return format_list(items, style="unit", locale=lists)
         except KeyError:  # a locale whose data lacks the unit lists: commas
             return ", ".join(items)
-    return format_list(items, locale=reader.lists)
+    return format_list(items, locale=lists)
 
 
 def _name(player_id: int, names: dict[int, str], html: bool, reader: _Reader) -> str:

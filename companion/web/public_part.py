@@ -18,12 +18,12 @@ import re
 from collections.abc import Iterable
 
 from flask import render_template, request
-from flask_babel import get_locale
 from markupsafe import Markup, escape
 
 from ..auth import PUBLIC
 from ..snapshots import Snapshot
 from ..table import read
+from .languages import current
 
 MARK = re.compile(r'<companion-mark (only|except|idle)="([\d ]*)">(.*?)</companion-mark>',
                   re.S)
@@ -90,4 +90,4 @@ def public_html(table: Snapshot, folder: str, log_lines: int) -> Pieces:
         log = read.log(table, PUBLIC, limit=log_lines, html=True, newest_first=True)
         return pieces(render_template(folder + "/_public.html", view=view, log=log,
                                       names=read.names_of(table)))
-    return table.memo(("public-html", folder, request.script_root, str(get_locale())), render)
+    return table.memo(("public-html", folder, request.script_root, current()), render)

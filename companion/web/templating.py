@@ -2,6 +2,8 @@
 an address and to translate a string."""
 from __future__ import annotations
 
+import re
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
@@ -9,11 +11,18 @@ from flask import has_request_context, request
 from flask import url_for as flask_url_for
 from flask.templating import Environment
 from babel.numbers import format_decimal
-from flask_babel import get_locale, get_translations
-from jinja2 import pass_context
+from jinja2 import nodes, pass_context
+from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
+from .reading import reading
+
 DICT_ATTRIBUTES = frozenset(dir(dict))
+# The catalog a template is being compiled for (None: no translating at compile time).
+COMPILING_FOR: ContextVar = ContextVar("compiling_for", default=None)
+# What a message's text may hold for its translation to be put in at compile time: named
+# placeholders of text (`%(name)s`) and literal percent signs.
+PLACEHOLDER = re.compile(r"%\((\w+)\)s|%%")
 
 
 class TemplateEnvironment(Environment):
@@ -23,6 +32,12 @@ class TemplateEnvironment(Environment):
     in bench/README.md). Here a plain dict's key is read at once unless the name is one of
     a dict's attributes: the same result as Jinja's, without the exception."""
 
+    def __init__(self, *args: Any, **options: Any) -> None:
+        # Room for every template in every language (`_load_template`), where Jinja
+        # keeps 400: a template thrown out is compiled again, some milliseconds.
+        options.setdefault("cache_size", 2000)
+        super().__init__(*args, **options)
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in DICT_ATTRIBUTES:
             try:
@@ -30,6 +45,104 @@ class TemplateEnvironment(Environment):
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
         return super().getattr(obj, attribute)
+
+    def _load_template(self, name: str, globals: Any) -> Any:
+        """The template as compiled for this request's catalog: each language has a copy
+        of its own, with its messages translated once, as it was compiled (`_translated`),
+        not at every rendering. (Jinja's own, with the catalog in the cache's key.)"""
+        if self.loader is None:
+            raise TypeError("no loader for this environment specified")
+        catalog = reading().translations
+        key = (name, catalog)
+        template = self.cache.get(key) if self.cache is not None else None
+        if template is not None and (not self.auto_reload or template.is_up_to_date):
+            if globals:
+                template.globals.update(globals)
+            return template
+        compiling = COMPILING_FOR.set(catalog)
+        try:
+            template = self.loader.load(self, name, self.make_globals(globals))
+        finally:
+            COMPILING_FOR.reset(compiling)
+        if self.cache is not None:
+            self.cache[key] = template
+        return template
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        tree = super()._parse(source, name, filename)
+        catalog = COMPILING_FOR.get()
+        if catalog is not None:
+            tree = _Translating(catalog).visit(tree)
+            tree.set_environment(self)
+        return tree
+
+
+class _Translating(NodeTransformer):
+    """A template's messages translated with one catalog as it is compiled: a message of
+    text (`_("History")`, `{% trans %}` without a plural) becomes its translation, and one
+    with named placeholders the translation's text with the template's values put in
+    (escaped, as anything a template prints): `_("Deck %(count)s", count=n)` renders as
+    `Deck {{ n }}` did, with no call at all. The rest (a plural, a message in a variable,
+    a placeholder of another kind) is translated as it renders, by `translating`."""
+
+    def __init__(self, catalog) -> None:
+        self.catalog = catalog
+
+    def visit_Output(self, node: nodes.Output) -> nodes.Output:
+        printed: list[nodes.Expr] = []
+        for child in node.nodes:
+            pieces = self._translated(child) if isinstance(child, nodes.Call) else None
+            if pieces is None:
+                printed.append(self.visit(child))
+            else:  # printed piece by piece, as the template's own text and values are
+                printed += [piece for piece in pieces if not _empty(piece)]
+        node.nodes = printed
+        return node
+
+    def visit_Call(self, node: nodes.Call) -> nodes.Expr:
+        pieces = self._translated(node)
+        if pieces is None:
+            return self.generic_visit(node)
+        return pieces[0] if len(pieces) == 1 else nodes.Concat(pieces, lineno=node.lineno)
+
+    def _translated(self, call: nodes.Call) -> list[nodes.Expr] | None:
+        """The translation of the message `call` asks for, as its text (marked safe, as
+        the templates' `gettext` marks it) alternating with the values of its
+        placeholders; None when it is not a message this can translate now."""
+        if not (isinstance(call.node, nodes.Name) and call.node.name in ("_", "gettext")
+                and len(call.args) == 1 and isinstance(call.args[0], nodes.Const)
+                and isinstance(call.args[0].value, str)
+                and call.dyn_args is None and call.dyn_kwargs is None):
+            return None
+        text = self.catalog.ugettext(call.args[0].value)
+        values = {keyword.key: self.visit(keyword.value) for keyword in call.kwargs}
+        pieces: list[nodes.Expr] = []
+        written, at = [], 0
+        for found in PLACEHOLDER.finditer(text):
+            between = text[at:found.start()]
+            if "%" in between:  # a placeholder of another kind: formatted as it renders
+                return None
+            written.append(between)
+            at = found.end()
+            if found.group(1) is None:
+                written.append("%")
+                continue
+            if found.group(1) not in values:  # a placeholder given no value: as it renders
+                return None
+            pieces += [_text("".join(written), call.lineno), values[found.group(1)]]
+            written = []
+        if "%" in text[at:]:
+            return None
+        return pieces + [_text("".join(written) + text[at:], call.lineno)]
+
+
+def _text(text: str, lineno: int) -> nodes.Expr:
+    return nodes.MarkSafeIfAutoescape(nodes.Const(text, lineno=lineno), lineno=lineno)
+
+
+def _empty(piece: nodes.Expr) -> bool:
+    return (isinstance(piece, nodes.MarkSafeIfAutoescape)
+            and isinstance(piece.expr, nodes.Const) and piece.expr.value == "")
 
 
 def url_for(endpoint: str, **values: Any) -> str:
@@ -53,14 +166,13 @@ def _address(script_root: str, endpoint: str, values: tuple) -> str:
 
 def translating() -> dict[str, Any]:
     """A context processor: the templates' `gettext` and `ngettext` (and so `_`) bound
-    once per rendering to the request's catalog. Flask-Babel's own find the catalog again
-    for every string, through three look-ups of the request's context: with a panel's
-    hundreds of strings, for each viewer, that doubled a move's CPU (bench/README.md).
+    once per rendering to the request's catalog, for the messages not translated as the
+    template was compiled (`_Translating`: a plural, a message held in a variable).
+    Flask-Babel's own find the catalog again for every string (bench/README.md).
     They behave as Jinja's "newstyle" gettext: the text is marked safe where templates
     autoescape, and its named placeholders are filled in (escaped) from the keywords (any
     name a template likes: the strings themselves are taken by position only)."""
-    translations = get_translations()
-    language = str(get_locale())
+    translations = reading().translations
 
     @pass_context
     def gettext(context, string: str, /, **variables: Any) -> str:
@@ -77,15 +189,13 @@ def translating() -> dict[str, Any]:
             found = Markup(found)
         return found % variables
 
-    return {"gettext": gettext, "ngettext": ngettext, "reading_language": language}
+    return {"gettext": gettext, "ngettext": ngettext}
 
 
-@pass_context
-def numberformat(context, number: Any) -> str:
-    """Flask-Babel's `numberformat` filter, with the language read once per rendering
-    (`translating`) and each figure formatted once per language."""
-    language = context.get("reading_language") or str(get_locale())
-    return _formatted(number, language)
+def numberformat(number: Any) -> str:
+    """Flask-Babel's `numberformat` filter, with the language read once per request
+    (`reading`) and each figure formatted once per language."""
+    return _formatted(number, reading().language)
 
 
 @lru_cache(maxsize=4096)

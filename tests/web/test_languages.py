@@ -240,6 +240,51 @@ def test_the_score_chart_is_drawn_in_each_readers_language(german_app):
     assert "Scores over the game" in shown and "Punkte im Lauf des Spiels" not in shown
 
 
+def test_each_language_has_its_own_compiled_templates(german_app):
+    """A template is compiled once per catalog, its messages translated in as it is: the
+    copy one language compiled first never serves a reader of another, in either order."""
+    table = Api(client=german_app.test_client()).table("guess-number", ("Ann", "Ben"))
+    german, english = german_app.test_client(), german_app.test_client()
+    german.set_cookie(COOKIE, "de")
+    for client, said, unsaid in ((english, "Numbers from 1 to 20.", "Zahlen von"),
+                                 (german, "Zahlen von 1 bis 20.", "Numbers from 1 to"),
+                                 (english, "Numbers from 1 to 20.", "Zahlen von")):
+        shown = page(client, f"/d/{table.code}")
+        assert said in shown and unsaid not in shown
+
+
+def test_a_message_translated_as_its_template_compiles_renders_as_at_each_rendering(
+        german_app):
+    """What compiling a message in changes nothing a template shows: its placeholders
+    filled in at each rendering and escaped (the translation itself is not), a literal
+    percent sign, a message kept in a variable, and what cannot be translated at compile
+    time (a plural, a message named by a variable) translated as it renders."""
+    from jinja2 import DictLoader
+
+    from companion.web.templating import TemplateEnvironment
+
+    templates = {
+        "printed.html": '{{ _("Numbers from 1 to %(highest)s.", highest=top) }}|'
+                        '{{ _("Room code") }}|{{ _("100%% <i>sure</i>") }}',
+        "kept.html": '{% set said = _("Numbers from 1 to %(highest)s.", highest=top) %}'
+                     '{{ said }}|{{ said|length }}',
+        "at_rendering.html": '{{ _(word) }}|{{ ngettext("%(num)s room", "%(num)s rooms", 2) }}',
+    }
+    environment = TemplateEnvironment(german_app, loader=DictLoader(templates), autoescape=True,
+                                      extensions=["jinja2.ext.i18n"])
+    environment.install_null_translations(newstyle=True)
+    for language, numbers, code in (("de", "Zahlen von 1 bis", "Raumcode"),
+                                    ("en", "Numbers from 1 to", "Room code"),
+                                    ("de", "Zahlen von 1 bis", "Raumcode")):
+        with german_app.test_request_context("/", headers={"Cookie": f"{COOKIE}={language}"}):
+            printed = environment.get_template("printed.html").render(top="<b>")
+            assert printed == f"{numbers} &lt;b&gt;.|{code}|100% <i>sure</i>"
+            kept = environment.get_template("kept.html").render(top=20)
+            assert kept == f"{numbers} 20.|{len(numbers) + 4}"
+            rendered = environment.get_template("at_rendering.html").render(word="Room code")
+            assert rendered == "Room code|2 rooms"  # the null translations installed here
+
+
 def test_a_template_may_name_its_placeholders_as_it_likes(german_app):
     """The templates' gettext and ngettext take their strings by position: a placeholder
     called `text`, `string` or `plural` is the template's own (a replay's secret lines are
