@@ -53,6 +53,23 @@ BIG_MONEY_BIZ_NEWS = (
     lazy_gettext("Liquidation"),
     lazy_gettext("Global Recession"),
 )
+# Their texts as the box prints them: a card the host renamed or rewrote reads as typed.
+BIG_MONEY_BIZ_NEWS_TEXTS = (
+    lazy_gettext("Every player pays the Bank $5z for each Asset they own in their largest "
+                 "industry (the industry they own the most Assets of). If there is a tie for "
+                 "the industry, choose one of those industries to pay the fine for."),
+    lazy_gettext("Roll the Industry die; if you roll the Biz News symbol, reroll. Every player "
+                 "pays the Bank $10z for each Asset they own of that industry."),
+    lazy_gettext("Roll the Industry die; if you roll the Biz News symbol, reroll. Every player "
+                 "discards their highest-priced Asset of that industry. If there is a tie for "
+                 "the Asset, choose one of those Assets to discard."),
+    lazy_gettext("Roll the Industry die; if you roll the Biz News symbol, reroll. The player "
+                 "who owns the most Assets of that industry discards all of them. If there is "
+                 "a tie, all tied players must discard those Assets."),
+    lazy_gettext("Every player pays the Bank $10z for each industry they own at least one "
+                 "Asset of. The most money a player will pay is $50z, if they own at least one "
+                 "Asset of each industry."),
+)
 
 # Why a score sheet's options are refused (its models.py), shown in the host's language.
 SCORE_SHEET_REFUSALS = (

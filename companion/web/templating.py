@@ -100,10 +100,10 @@ class _Translating(NodeTransformer):
         return node
 
     def visit_Call(self, node: nodes.Call) -> nodes.Expr:
-        pieces = self._translated(node)
-        if pieces is None:
-            return self.generic_visit(node)
-        return pieces[0] if len(pieces) == 1 else nodes.Concat(pieces, lineno=node.lineno)
+        # A message inside an expression (`'<small>'|safe ~ _("total")`, a keyword's value)
+        # is translated as it renders: as a constant, Jinja would fold the expression into
+        # plain text at compile time, and print its markup escaped.
+        return self.generic_visit(node)
 
     def _translated(self, call: nodes.Call) -> list[nodes.Expr] | None:
         """The translation of the message `call` asks for, as its text (marked safe, as

@@ -18,6 +18,8 @@ def test_every_payout_and_biz_news_name_of_the_box_is_marked():
     assert {payout["name"] for payout in box["number_payouts"].values()} == \
         marked(box_labels.BIG_MONEY_PAYOUTS)
     assert {card["name"] for card in box["biz_news"]} == marked(box_labels.BIG_MONEY_BIZ_NEWS)
+    assert ({card["text"] for card in box["biz_news"]}
+            == marked(box_labels.BIG_MONEY_BIZ_NEWS_TEXTS))
 
 
 def test_every_built_in_game_title_and_role_is_marked():

@@ -257,8 +257,9 @@ def test_a_message_translated_as_its_template_compiles_renders_as_at_each_render
         german_app):
     """What compiling a message in changes nothing a template shows: its placeholders
     filled in at each rendering and escaped (the translation itself is not), a literal
-    percent sign, a message kept in a variable, and what cannot be translated at compile
-    time (a plural, a message named by a variable) translated as it renders."""
+    percent sign; and what is not translated at compile time (a message inside an
+    expression, kept in a variable or joined to markup, a plural, a message named by a
+    variable) translated as it renders, its markup kept."""
     from jinja2 import DictLoader
 
     from companion.web.templating import TemplateEnvironment
@@ -268,7 +269,8 @@ def test_a_message_translated_as_its_template_compiles_renders_as_at_each_render
                         '{{ _("Room code") }}|{{ _("100%% <i>sure</i>") }}',
         "kept.html": '{% set said = _("Numbers from 1 to %(highest)s.", highest=top) %}'
                      '{{ said }}|{{ said|length }}',
-        "at_rendering.html": '{{ _(word) }}|{{ ngettext("%(num)s room", "%(num)s rooms", 2) }}',
+        "at_rendering.html": '{{ _(word) }}|{{ ngettext("%(num)s room", "%(num)s rooms", 2) }}|'
+                             "{{ '<small>'|safe ~ _('Room code') ~ '</small>'|safe }}",
     }
     environment = TemplateEnvironment(german_app, loader=DictLoader(templates), autoescape=True,
                                       extensions=["jinja2.ext.i18n"])
@@ -279,10 +281,11 @@ def test_a_message_translated_as_its_template_compiles_renders_as_at_each_render
         with german_app.test_request_context("/", headers={"Cookie": f"{COOKIE}={language}"}):
             printed = environment.get_template("printed.html").render(top="<b>")
             assert printed == f"{numbers} &lt;b&gt;.|{code}|100% <i>sure</i>"
+            # (The null translations installed here render what is left to the rendering.)
             kept = environment.get_template("kept.html").render(top=20)
-            assert kept == f"{numbers} 20.|{len(numbers) + 4}"
+            assert kept == "Numbers from 1 to 20.|21"
             rendered = environment.get_template("at_rendering.html").render(word="Room code")
-            assert rendered == "Room code|2 rooms"  # the null translations installed here
+            assert rendered == "Room code|2 rooms|<small>Room code</small>"
 
 
 def test_a_template_may_name_its_placeholders_as_it_likes(german_app):

@@ -28,6 +28,13 @@ ROLL_CHOICES = [*INDUSTRIES, BIZ_NEWS_FACE]
 BIZ_NEWS_NAME = message("Biz News")
 
 
+def printed(words: str) -> Message:
+    """A card's name or text: the box's own read in the reader's language (they are messages
+    of the catalogs, companion/web/box_labels.py), a host's own words as typed (a message no
+    catalog holds reads as it is)."""
+    return Message(words)
+
+
 def draw(state: State, rng: random.Random) -> list[Note]:
     """Draw the top card (reshuffling the discard pile into an empty deck), show it and
     start its effect."""
@@ -44,16 +51,18 @@ def draw(state: State, rng: random.Random) -> list[Note]:
     card_index = news["deck"].pop(0)
     news["last"] = card_index
     card = news["cards"][card_index]
-    # The card's name and text are the box's or the host's words: parameters, not messages.
-    shown = (message("Biz News: %(card)s. %(text)s", card=card["name"], text=card["text"].strip())
-             if card["text"].strip() else message("Biz News: %(card)s.", card=card["name"]))
+    shown = (message("Biz News: %(card)s. %(text)s", card=printed(card["name"]),
+                     text=printed(card["text"].strip()))
+             if card["text"].strip() else message("Biz News: %(card)s.",
+                                                  card=printed(card["name"])))
     notes.append(Note(shown, reveal=True))
     state["pending"] = {"card": card_index, "industry": None, "prompts": []}
     effect = card["effect"]
     if effect["kind"] in ROLLED_EFFECTS:
         roller = roller_seat(state)["player"]
-        _ask(state, roller, "roll", message("%(card)s: roll the Industry die and enter the face "
-                                            "(Biz News: roll again).", card=card["name"]),
+        _ask(state, roller, "roll",
+             message("%(card)s: roll the Industry die and enter the face (Biz News: roll "
+                     "again).", card=printed(card["name"])),
              ROLL_CHOICES,
              {face: INDUSTRY_NAMES.get(face, BIZ_NEWS_NAME) for face in ROLL_CHOICES})
     else:
@@ -126,7 +135,7 @@ def _times(counted: Message, amount: int) -> Message:
 
 
 def _charge(state: State, seat: dict, owed: int, why: Message) -> Note:
-    card = current_card(state)["name"]
+    card = printed(current_card(state)["name"])
     paid = pay(state, seat, owed, message("%(card)s: %(why)s", card=card, why=why))
     return Note(message("%(player)s pays %(paid)s for %(card)s (%(why)s).",
                         player=Player(seat["player"]), paid=paid_text(owed, paid), card=card,
@@ -145,7 +154,7 @@ def _pay_per_asset(state: State, effect: dict, industry: str | None) -> list[Not
         if effect["payer"] == "player":
             notes.append(_charge(state, seat, owed, why))
             continue
-        card = current_card(state)["name"]
+        card = printed(current_card(state)["name"])
         paid = collect(state, seat, owed, message("%(card)s: %(why)s", card=card, why=why))
         notes.append(Note(message("%(player)s collects %(paid)s for %(card)s (%(why)s).",
                                   player=Player(seat["player"]),
@@ -184,7 +193,8 @@ def _fine_largest_industry(state: State, effect: dict, industry: str | None) -> 
         fine = effect["amount"] * most
         _ask(state, seat["player"], "fine_industry",
              message("%(card)s: your largest industries are tied. Choose the one you pay the "
-                     "fine for.", card=current_card(state)["name"]), largest,
+                     "fine for.", card=printed(current_card(state)["name"])),
+             largest,
              {ind: message("%(industry)s: %(assets)s, fine %(fine)s", industry=INDUSTRY_NAMES[ind],
                            assets=_assets(most), fine=fine) for ind in largest})
         notes.append(Note(message("%(player)s chooses which tied industry to pay the fine for.",
@@ -222,7 +232,7 @@ def _roll_then_discard(state: State, effect: dict, industry: str) -> list[Note]:
             continue
         _ask(state, seat["player"], "discard_asset",
              message("%(card)s: your highest-priced %(industry)s Assets are tied. Choose the "
-                     "one to discard.", card=current_card(state)["name"],
+                     "one to discard.", card=printed(current_card(state)["name"]),
                      industry=INDUSTRY_NAMES[industry]),
              [str(asset["id"]) for asset in tied],
              {str(asset["id"]): message("%(asset)s (price %(price)s, pays %(payout)s)",
@@ -281,7 +291,7 @@ def _answer_roll(state: State, seat: dict, face: str) -> list[Note]:
     card = current_card(state)
     note = Note(message("%(player)s rolled %(industry)s for %(card)s.",
                         player=Player(seat["player"]), industry=INDUSTRY_NAMES[face],
-                        card=card["name"]))
+                        card=printed(card["name"])))
     return [note, *EFFECTS[card["effect"]["kind"]](state, card["effect"], face)]
 
 

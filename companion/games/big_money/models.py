@@ -130,8 +130,9 @@ class Options(StrictModel):
     biz_news: list[BizNewsCard] = Field(
         default_factory=lambda: list(DEFAULTS["biz_news"]), validate_default=True,
         max_length=30, title="Biz News cards",
-        description=f"The deck: each card's name, text, copies and effect ({MAX_DECK} cards "
-                    "at most).")
+        # (A literal, so that the catalogs find it: MAX_DECK is 100.)
+        description="The deck: each card's name, text, copies and effect (100 cards at "
+                    "most).")
     startup_payout: Payout = Field(DEFAULTS["startup_payout"], title="Start-Up Asset payout",
                                    description="What every Start-Up Asset pays.")
     asset_cards: int = Field(DEFAULTS["asset_cards"], ge=MARKET_SLOTS, le=200,
