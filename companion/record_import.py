@@ -59,8 +59,8 @@ NOT_OVER = lazy_gettext("%(name)s is the record of a game that is not over: only
                         "game's record opens.")
 
 
-def said(reason, **params) -> str:
-    return reason % params
+def said(sentence, /, **params) -> str:
+    return sentence % params
 
 
 class Shape(BaseModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from babel import Locale, UnknownLocaleError
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
@@ -74,6 +74,18 @@ def environment_language(offered: tuple[str, ...] = SHIPPED) -> str:
     return DEFAULT
 
 
+# What of a page's query the picker keeps to come back to it: which screen, which step of a
+# replay, which saved sheet. Anything else (a move being previewed, say) is left behind.
+KEPT_QUERY = ("screen", "step", "saved", "code")
+
+
+def this_page() -> str:
+    """The page the picker is on, to come back to: its path and what of its query says
+    which page it is."""
+    kept = [(key, value) for key, value in request.args.items(multi=True) if key in KEPT_QUERY]
+    return request.path + ("?" + urlencode(kept) if kept else "")
+
+
 def back_to(target: str) -> str:
     """Where the picker returns: the page it was on, if that is a path of this site."""
     parts = urlsplit(target)
@@ -120,3 +132,4 @@ def register(app: Flask) -> None:
     app.after_request(say_which_language)
     app.jinja_env.globals["current_language"] = current
     app.jinja_env.globals["language_choices"] = choices
+    app.jinja_env.globals["this_page"] = this_page

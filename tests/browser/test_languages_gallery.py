@@ -95,7 +95,8 @@ def test_every_screen_reads_in_its_language_and_fits(site, new_phone, language, 
         for size, screen in ((PHONE, "phone"), (TV, "tv")):
             page.set_viewport_size(size)
             shot = f"{name}-{screen}"
-            screenshot(page, f"languages/{language}/{shot}")
+            if screen == "phone" or "display" in name:  # (a TV's picture of the TV's screens)
+                screenshot(page, f"languages/{language}/{shot}")
             if screen == "phone":
                 problems += fits_a_phone(page, f"{shot}")
             elif page.evaluate("document.documentElement.scrollWidth") > size["width"]:

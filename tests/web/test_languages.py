@@ -311,3 +311,12 @@ def test_a_refusal_in_the_readers_language_shows_a_players_name_as_text(client):
     text = response.get_data(as_text=True)
     assert response.status_code == 409 and '<html lang="pl">' in text
     assert "<b>Bo</b>" not in text and "&lt;b&gt;Bo&lt;/b&gt;" in text
+
+
+def test_the_picker_comes_back_to_the_page_not_to_what_a_request_carried(client):
+    """The picker keeps what of a page's query says which page it is (a replay's step, a
+    screen): not a move a request carried (a previewed card is the asker's own business,
+    and nothing to come back to)."""
+    text = page(client, "/games?step=3&card=clowns-L3&screen=host")
+    assert 'name="next" value="/games?step=3&amp;screen=host"' in text
+    assert "clowns-L3" not in text
