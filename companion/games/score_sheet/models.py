@@ -15,10 +15,13 @@ MAX_CATEGORIES = 20
 HIGHEST_TARGET = HIGHEST_ENTRY * MAX_ROUNDS * MAX_CATEGORIES
 
 Entry = Annotated[int, Field(ge=LOWEST_ENTRY, le=HIGHEST_ENTRY)]
+# Words a host types, kept and shown: printable characters only (no control character, no
+# NUL, which a database's text cannot hold).
+PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
 CategoryName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                                max_length=24)]
+                                                max_length=24, pattern=PRINTABLE)]
 GameName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                            max_length=40)]
+                                            max_length=40, pattern=PRINTABLE)]
 Round = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
 
 
