@@ -6,12 +6,12 @@ look-ups of the request's context, at every call: some 60 calls a move, bench/RE
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from gettext import NullTranslations
-from typing import Any
 
 from babel import Locale
-from flask import g, has_request_context, request
+from flask import g
+from flask.globals import _cv_request
 from flask_babel import get_locale, get_translations
 
 
@@ -19,32 +19,32 @@ from flask_babel import get_locale, get_translations
 class Reading:
     locale: Locale
     translations: NullTranslations
-    read_for: Any = None  # the request
-    # Where Flask-Babel keeps the locale it chose for the request (its `force_locale`
-    # and `refresh` change it there): a reading holds while that is its locale.
-    chosen_in: Any = None
-    language: str = field(init=False)  # "de": a cache key for what is rendered in it
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "language", str(self.locale))
+    language: str  # "de": a cache key for what is rendered in it
 
 
-ENGLISH = Reading(Locale("en"), NullTranslations())
-# The last reading worked out in this context (a request's, a stream's): kept in a
-# context variable of its own, since reading one through `flask.g` costs as much again.
-LAST: ContextVar[Reading] = ContextVar("reading", default=ENGLISH)
+ENGLISH = Reading(Locale("en"), NullTranslations(), "en")
+# The request this context last read for, Flask-Babel's record of the locale it chose for
+# it (its `force_locale` and `refresh` change that), that locale, and the reading: kept in
+# a context variable of its own, since reading one through `flask.g` costs as much again.
+LAST: ContextVar[tuple] = ContextVar("reading", default=(None, None, None, ENGLISH))
 
 
 def reading() -> Reading:
     """This request's reading: worked out at its first use in the request, and again
     should the request's locale change (`force_locale`, `refresh`)."""
-    if not has_request_context():
+    # Flask's own context variable, read directly: `has_request_context()` and the
+    # `request` proxy each look it up again, and this runs some 60 times a move.
+    context = _cv_request.get(None)
+    if context is None:
         return ENGLISH
-    found = LAST.get()
-    if (found.read_for is not request._get_current_object()
-            or getattr(found.chosen_in, "babel_locale", None) is not found.locale):
-        locale = get_locale()
-        found = Reading(locale, get_translations(), request._get_current_object(),
-                        g.get("_flask_babel"))
-        LAST.set(found)
+    read_for, chosen_in, locale, found = LAST.get()
+    if read_for is context and getattr(chosen_in, "babel_locale", None) is locale:
+        return found
+    locale = get_locale()
+    # One reading per language for the app: its catalog found once, not at every request.
+    readings = context.app.extensions.setdefault("companion_readings", {})
+    found = readings.get(locale)
+    if found is None:
+        found = readings[locale] = Reading(locale, get_translations(), str(locale))
+    LAST.set((context, g.get("_flask_babel"), locale, found))
     return found

@@ -11,7 +11,7 @@ from flask import has_request_context, request
 from flask import url_for as flask_url_for
 from flask.templating import Environment
 from babel.numbers import format_decimal
-from jinja2 import nodes, pass_context
+from jinja2 import TemplateNotFound, nodes, pass_context
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
@@ -32,11 +32,18 @@ class TemplateEnvironment(Environment):
     in bench/README.md). Here a plain dict's key is read at once unless the name is one of
     a dict's attributes: the same result as Jinja's, without the exception."""
 
+
     def __init__(self, *args: Any, **options: Any) -> None:
-        # Room for every template in every language (`_load_template`), where Jinja
-        # keeps 400: a template thrown out is compiled again, some milliseconds.
-        options.setdefault("cache_size", 2000)
         super().__init__(*args, **options)
+        # Each template as compiled for each catalog (`_load_template`). A dict where Jinja
+        # keeps an LRU cache of 400, which takes a lock and searches its queue at every
+        # look-up (a panel includes some six templates): the templates are the app's own,
+        # a few dozen, in as many copies as there are languages.
+        self.compiled: dict[tuple[str, Any], Any] = {}
+        # Templates looked for and not found: a game without a file of its own that an
+        # `include ... ignore missing` names (Go Big's turn text) is otherwise looked
+        # for on disk at every panel.
+        self.missing: set[str] = set()
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in DICT_ATTRIBUTES:
@@ -53,26 +60,31 @@ class TemplateEnvironment(Environment):
         if self.loader is None:
             raise TypeError("no loader for this environment specified")
         catalog = reading().translations
-        key = (name, catalog)
-        template = self.cache.get(key) if self.cache is not None else None
+        template = self.compiled.get((name, catalog))
         if template is not None and (not self.auto_reload or template.is_up_to_date):
             if globals:
                 template.globals.update(globals)
             return template
+        if name in self.missing and not self.auto_reload:
+            raise TemplateNotFound(name)
         compiling = COMPILING_FOR.set(catalog)
         try:
             template = self.loader.load(self, name, self.make_globals(globals))
+        except TemplateNotFound:
+            if len(self.missing) < 1000:  # (names come from the code, but still)
+                self.missing.add(name)
+            raise
         finally:
             COMPILING_FOR.reset(compiling)
-        if self.cache is not None:
-            self.cache[key] = template
+        if len(self.compiled) < 10_000:  # (likewise)
+            self.compiled[(name, catalog)] = template
         return template
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)
         catalog = COMPILING_FOR.get()
         if catalog is not None:
-            tree = _Translating(catalog).visit(tree)
+            tree = _Translating(catalog, self).visit(tree)
             tree.set_environment(self)
         return tree
 
@@ -85,8 +97,8 @@ class _Translating(NodeTransformer):
     `Deck {{ n }}` did, with no call at all. The rest (a plural, a message in a variable,
     a placeholder of another kind) is translated as it renders, by `translating`."""
 
-    def __init__(self, catalog) -> None:
-        self.catalog = catalog
+    def __init__(self, catalog, environment: Environment) -> None:
+        self.catalog, self.environment = catalog, environment
 
     def visit_Output(self, node: nodes.Output) -> nodes.Output:
         printed: list[nodes.Expr] = []
@@ -100,19 +112,40 @@ class _Translating(NodeTransformer):
         return node
 
     def visit_Call(self, node: nodes.Call) -> nodes.Expr:
-        # A message inside an expression (`'<small>'|safe ~ _("total")`, a keyword's value)
-        # is translated as it renders: as a constant, Jinja would fold the expression into
-        # plain text at compile time, and print its markup escaped.
+        """A message inside an expression (`{% set text = _("Your turn!") %}`, a filter's
+        argument): its translated text, joined to its values as `~` joins them (escaping
+        each where the template autoescapes)."""
+        pieces = self._translated(node)
+        if pieces is None:
+            return self.generic_visit(node)
+        if len(pieces) == 1:
+            return pieces[0]
+        kept = [piece for piece in pieces if not _empty(piece)]
+        if all(self._constant(piece) for piece in kept):  # (see visit_Concat)
+            return self.generic_visit(node)
+        return nodes.Concat(kept, lineno=node.lineno)
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Expr:
+        """A join of constants and messages (`'<small>'|safe ~ _("total")`) keeps its
+        messages translated as it renders: Jinja folds a join of constants into plain text
+        as it compiles, and would print the markup in it escaped."""
+        if all(self._constant(child) or _message(child) for child in node.nodes):
+            return node
         return self.generic_visit(node)
+
+    def _constant(self, node: nodes.Expr) -> bool:
+        try:
+            node.set_environment(self.environment)
+            node.as_const(nodes.EvalContext(self.environment))
+        except nodes.Impossible:
+            return False
+        return True
 
     def _translated(self, call: nodes.Call) -> list[nodes.Expr] | None:
         """The translation of the message `call` asks for, as its text (marked safe, as
         the templates' `gettext` marks it) alternating with the values of its
         placeholders; None when it is not a message this can translate now."""
-        if not (isinstance(call.node, nodes.Name) and call.node.name in ("_", "gettext")
-                and len(call.args) == 1 and isinstance(call.args[0], nodes.Const)
-                and isinstance(call.args[0].value, str)
-                and call.dyn_args is None and call.dyn_kwargs is None):
+        if not _message(call):
             return None
         text = self.catalog.ugettext(call.args[0].value)
         values = {keyword.key: self.visit(keyword.value) for keyword in call.kwargs}
@@ -134,6 +167,14 @@ class _Translating(NodeTransformer):
         if "%" in text[at:]:
             return None
         return pieces + [_text("".join(written) + text[at:], call.lineno)]
+
+
+def _message(node: nodes.Node) -> bool:
+    """Whether `node` asks for a message of text: `_("History")`, `gettext(...)`."""
+    return (isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name)
+            and node.node.name in ("_", "gettext") and len(node.args) == 1
+            and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)
+            and node.dyn_args is None and node.dyn_kwargs is None)
 
 
 def _text(text: str, lineno: int) -> nodes.Expr:

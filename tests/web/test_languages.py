@@ -257,9 +257,10 @@ def test_a_message_translated_as_its_template_compiles_renders_as_at_each_render
         german_app):
     """What compiling a message in changes nothing a template shows: its placeholders
     filled in at each rendering and escaped (the translation itself is not), a literal
-    percent sign; and what is not translated at compile time (a message inside an
-    expression, kept in a variable or joined to markup, a plural, a message named by a
-    variable) translated as it renders, its markup kept."""
+    percent sign, a message inside an expression (kept in a variable, joined to markup,
+    which stays markup); and what is not translated at compile time (a plural, a message
+    named by a variable, one joined to constants alone, which Jinja would fold into plain
+    text) translated as it renders, its markup kept."""
     from jinja2 import DictLoader
 
     from companion.web.templating import TemplateEnvironment
@@ -269,6 +270,8 @@ def test_a_message_translated_as_its_template_compiles_renders_as_at_each_render
                         '{{ _("Room code") }}|{{ _("100%% <i>sure</i>") }}',
         "kept.html": '{% set said = _("Numbers from 1 to %(highest)s.", highest=top) %}'
                      '{{ said }}|{{ said|length }}',
+        "joined.html": "{{ '<small>'|safe ~ _('Room code') ~ top }}|"
+                       '{{ "<b>"|default(_("Room code")) }}|{{ unset|default(_("Room code")) }}',
         "at_rendering.html": '{{ _(word) }}|{{ ngettext("%(num)s room", "%(num)s rooms", 2) }}|'
                              "{{ '<small>'|safe ~ _('Room code') ~ '</small>'|safe }}",
     }
@@ -281,9 +284,11 @@ def test_a_message_translated_as_its_template_compiles_renders_as_at_each_render
         with german_app.test_request_context("/", headers={"Cookie": f"{COOKIE}={language}"}):
             printed = environment.get_template("printed.html").render(top="<b>")
             assert printed == f"{numbers} &lt;b&gt;.|{code}|100% <i>sure</i>"
+            kept = environment.get_template("kept.html").render(top="<b>")
+            assert kept == f"{numbers} &lt;b&gt;.|{len(numbers + ' &lt;b&gt;.')}"
+            joined = environment.get_template("joined.html").render(top="<b>")
+            assert joined == f"<small>{code}&lt;b&gt;|&lt;b&gt;|{code}"
             # (The null translations installed here render what is left to the rendering.)
-            kept = environment.get_template("kept.html").render(top=20)
-            assert kept == "Numbers from 1 to 20.|21"
             rendered = environment.get_template("at_rendering.html").render(word="Room code")
             assert rendered == "Room code|2 rooms|<small>Room code</small>"
 
