@@ -95,6 +95,15 @@ class Note:
                    {int(k): text_from_json(v) for k, v in data.get("private", {}).items()},
                    data.get("reveal", False))
 
+    @staticmethod
+    def line_from_json(data: dict, viewer: int | None) -> str:
+        """The line `viewer` reads of a note kept as JSON, as `for_viewer` picks it, without
+        reading the other players' lines."""
+        private = data.get("private") or {}
+        if viewer is not None and str(viewer) in private:
+            return text_from_json(private[str(viewer)])
+        return text_from_json(data["text"])
+
     def renumbered(self, renumber: dict[int, int]) -> "Note":
         return Note(renumbered_text(self.text, renumber),
                     {renumber.get(k, k): renumbered_text(v, renumber)

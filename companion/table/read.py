@@ -110,8 +110,8 @@ def _shared_view(table: Snapshot) -> dict:
 def summary(notes: list[dict], viewer: Viewer, names: dict[int, str],
             html: bool = False) -> str:
     """A log entry's lines as this viewer reads them, in this screen's language."""
-    lines = messages.render_all([Note.from_json(n).for_viewer(viewer.player_id)
-                                 for n in notes], names, html)
+    lines = messages.render_all([Note.line_from_json(n, viewer.player_id) for n in notes],
+                                names, html)
     return Markup(" ").join(lines) if html else " ".join(lines)
 
 

@@ -10,7 +10,6 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from markupsafe import Markup, escape
@@ -21,17 +20,19 @@ from ..games.messages import (NAME_PLACEHOLDER, Listed, Message, Player, is_mess
 from .reading import reading  # (the request's language and catalog)
 
 # The English of the messages lists as British English does ("A, B and C").
-ENGLISH_LISTS = Locale("en", "GB")
+ENGLISH_LISTS = "en_GB"
 NOBODY_KNOWN = message("someone")  # the name of a player no longer at the table
 
 
 class _Reader:
-    """The translations and locale one rendering uses: the request's (`reading`)."""
+    """The translations and language one rendering uses: the request's (`reading`). The
+    language is named by its code, the key of the figures and lists formatted once per
+    language (a Locale hashes and compares field by field at every look-up)."""
 
     def __init__(self) -> None:
         found = reading()
-        self.translations, self.locale = found.translations, found.locale
-        self.lists = ENGLISH_LISTS if self.locale.language == "en" else self.locale
+        self.translations, self.language = found.translations, found.language
+        self.lists = ENGLISH_LISTS if found.locale.language == "en" else found.language
 
 
 def language() -> str:
@@ -109,11 +110,11 @@ def _param(value: Any, names: dict[int, str], html: bool, reader: _Reader) -> st
         return _listed(items, value.tally, reader)
     if isinstance(value, bool) or not isinstance(value, int):
         return str(value)
-    return _number(value, reader.locale)
+    return _number(value, reader.language)
 
 
 @lru_cache(maxsize=4096)
-def _number(value: int, locale: Locale) -> str:
+def _number(value: int, locale: str) -> str:
     """A number as this language writes it, worked out once per language."""
     return format_decimal(value, locale=locale, group_separator=False)
 
@@ -123,7 +124,7 @@ def _listed(items: list[str], tally: bool, reader: _Reader) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _list(items: tuple[str, ...], tally: bool, lists: Locale) -> str:
+def _list(items: tuple[str, ...], tally: bool, lists: str) -> str:
     """Items listed as this language lists them, worked out once per language."""
     if tally:
         try:

@@ -78,3 +78,18 @@ def test_a_note_keeps_its_messages_through_json_and_renumbering():
     assert again.text == "{name:7} passed."
     assert again.private[8].params["player"] == Player(8) and again.private[8].count == "count"
     assert again.reveal
+
+
+def test_a_note_kept_as_json_reads_to_each_viewer_as_the_note_itself():
+    """`line_from_json` (a log line read straight from its JSON, the others' lines left
+    unread) picks the line `for_viewer` picks, for the player with a line of their own,
+    the others, the host and the public; a line written before messages reads as it is."""
+    note = Note(message("%(player)s drew.", player=Player(1)), {1: drew(3), 2: drew(1)})
+    stored = note.to_json()
+    for viewer in (1, 2, 3, None):
+        read = Note.line_from_json(stored, viewer)
+        assert read == note.for_viewer(viewer)
+        assert read.id == note.for_viewer(viewer).id
+    old = {"text": "{name:1} passed.", "private": {"1": "You passed."}}
+    assert (Note.line_from_json(old, 1), Note.line_from_json(old, 2)) == (
+        "You passed.", "{name:1} passed.")
