@@ -207,13 +207,18 @@ def _address(script_root: str, endpoint: str, values: tuple) -> str:
 
 def translating() -> dict[str, Any]:
     """A context processor: the templates' `gettext` and `ngettext` (and so `_`) bound
-    once per rendering to the request's catalog, for the messages not translated as the
-    template was compiled (`_Translating`: a plural, a message held in a variable).
-    Flask-Babel's own find the catalog again for every string (bench/README.md).
-    They behave as Jinja's "newstyle" gettext: the text is marked safe where templates
-    autoescape, and its named placeholders are filled in (escaped) from the keywords (any
-    name a template likes: the strings themselves are taken by position only)."""
-    translations = reading().translations
+    to the request's catalog, for the messages not translated as the template was
+    compiled (`_Translating`: a plural, a message held in a variable). Flask-Babel's own
+    find the catalog again for every string (bench/README.md)."""
+    return _bound(reading().translations)
+
+
+@lru_cache(maxsize=64)
+def _bound(translations) -> dict[str, Any]:
+    """`gettext` and `ngettext` for one catalog, made once. They behave as Jinja's
+    "newstyle" gettext: the text is marked safe where templates autoescape, and its named
+    placeholders are filled in (escaped) from the keywords (any name a template likes: the
+    strings themselves are taken by position only)."""
 
     @pass_context
     def gettext(context, string: str, /, **variables: Any) -> str:
