@@ -84,13 +84,13 @@ def view(table: Snapshot, viewer: Viewer) -> dict:
         return result
     engine = GAMES[table.game]
     public, private = engine.view(state, you)
-    names = names_of(table)
-    result.update(
-        state=fill_names_deep(public, names),
-        private=fill_names_deep(private, names) if you is not None else None,
-        actions=fill_names_deep(engine.actions(state, you), names)
-        if (you is not None or viewer.is_host) else [],
-    )
+    private = private if you is not None else None
+    actions = engine.actions(state, you) if (you is not None or viewer.is_host) else []
+    parts = (public, private, actions)
+    if _has_placeholder(parts):  # (looked for in the three at once: most views have none)
+        names = names_of(table)
+        parts = tuple(fill_names_deep(part, names) for part in parts)
+    result.update(zip(("state", "private", "actions"), parts))
     return result
 
 
