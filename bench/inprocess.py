@@ -16,7 +16,6 @@ Run by bench/run.py in a subprocess; prints one JSON object.
 """
 from __future__ import annotations
 
-import contextvars
 import json
 import random
 import statistics
@@ -24,6 +23,7 @@ import sys
 import time
 
 from inapp import new_go_big_table, start_app
+from tablemoves import StreamedTable
 
 WARM_UP = 50
 PAUSE_SECONDS = 0.010
@@ -32,76 +32,30 @@ PAUSE_SECONDS = 0.010
 def main() -> None:
     moves_to_time = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     app, client = start_app("inprocess")
-    from werkzeug.test import EnvironBuilder
-
     rng = random.Random(1)
-
-    def call(context: contextvars.Context, **request):
-        """The app's WSGI call for `request`, in `context`: its status and its body."""
-        answer = {}
-
-        def start_response(status, headers, exc_info=None):
-            answer["status"] = status
-        body = context.run(app, EnvironBuilder(**request).get_environ(), start_response)
-        return answer["status"], body
-
-    def new_table() -> dict:
-        code, tokens, started = new_go_big_table(client, 6)
-        streams = []
-        for n, token in enumerate(tokens.values()):
-            context = contextvars.Context()
-            if n % 2 == 0:
-                status, body = call(context, path=f"/api/v1/tables/{code}/stream",
-                                    headers={"Authorization": f"Bearer {token}"})
-            else:
-                status, body = call(context, path=f"/t/{code}/events",
-                                    query_string="screen=phone",
-                                    headers={"Cookie": f"companion_{code}={token}"})
-            assert status.startswith("200"), status
-            events = iter(body)
-            context.run(next, events)  # retry:
-            context.run(next, events)  # the table as it is
-            streams.append((context, events, body))
-        return {"code": code, "tokens": tokens, "turn": started["turn"], "streams": streams}
-
-    def close(table: dict) -> None:
-        for context, _, body in table["streams"]:
-            context.run(body.close)
-
-    table = new_table()
+    table = StreamedTable(app, client, new_go_big_table)
     timed = {False: ([], [], []), True: ([], [], [])}  # paused: requests, updates, CPU
     for n in range(WARM_UP + moves_to_time):
-        token = table["tokens"][table["turn"]]
-        view = client.get(f"/api/v1/tables/{table['code']}",
-                          headers={"Authorization": f"Bearer {token}"}).get_json()
-        offered = view["actions"][0]
-        action = ({"type": "play", **rng.choice(offered["sets"])} if offered["type"] == "play"
-                  else {"type": "draw", "source": rng.choice(offered["source"])})
+        token, action = table.next_move(rng)
         paused = n % 2 == 1
         if paused:
             time.sleep(PAUSE_SECONDS)
         c0, t0 = time.process_time(), time.perf_counter()
-        status, body = call(contextvars.Context(), method="POST",
-                            path=f"/api/v1/tables/{table['code']}/actions",
-                            json={**action, "version": view["version"], "action_id": f"m{n}"},
-                            headers={"Authorization": f"Bearer {token}"})
-        answer = b"".join(body)
-        body.close()
+        answer = table.post(token, {**action, "action_id": f"m{n}"})
         t1 = time.perf_counter()
-        for context, events, _ in table["streams"]:
-            context.run(next, events)
+        for phone in range(len(table.streams)):
+            table.update(phone)
         t2, c2 = time.perf_counter(), time.process_time()
-        assert status.startswith("200"), answer
         if n >= WARM_UP:
             requests, updates, cpu = timed[paused]
             requests.append(t1 - t0)
             updates.append(t2 - t1)
             cpu.append(c2 - c0)
-        table["turn"] = json.loads(answer)["table"]["turn"]
-        if table["turn"] is None:  # the game ended: the next one at a new table
-            close(table)
-            table = new_table()
-    close(table)
+        table.took(answer)
+        if table.finished:  # the game ended: the next one at a new table
+            table.close()
+            table = StreamedTable(app, client, new_go_big_table)
+    table.close()
 
     def ms(values: list[float]) -> float:
         return 1000 * statistics.median(values)

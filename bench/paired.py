@@ -20,7 +20,6 @@ migrations; it needs `bench/inapp.py` (any checkout since the bench came in).
 from __future__ import annotations
 
 import argparse
-import contextvars
 import gc
 import json
 import random
@@ -37,71 +36,31 @@ PARTS = ("request", "API updates x3", "screen updates x3")
 
 def worker(root: str) -> None:
     """One checkout's side: reads a number of moves per line, answers their CPU in ms."""
+    from tablemoves import StreamedTable  # this checkout's (it imports nothing of the app)
+
     sys.path.insert(0, str(Path(root) / "bench"))
     import inapp  # the checkout's own (it puts its checkout first on the path)
 
     app, client = inapp.start_app("paired")
-    from werkzeug.test import EnvironBuilder
-
     rng = random.Random(1)
-
-    def call(context, **request):
-        answer = {}
-
-        def start_response(status, headers, exc_info=None):
-            answer["status"] = status
-        body = context.run(app, EnvironBuilder(**request).get_environ(), start_response)
-        return answer["status"], body
-
-    def new_table() -> dict:
-        code, tokens, started = inapp.new_go_big_table(client, 6)
-        streams = []
-        for n, token in enumerate(tokens.values()):
-            context = contextvars.Context()
-            if n % 2 == 0:
-                status, body = call(context, path=f"/api/v1/tables/{code}/stream",
-                                    headers={"Authorization": f"Bearer {token}"})
-            else:
-                status, body = call(context, path=f"/t/{code}/events",
-                                    query_string="screen=phone",
-                                    headers={"Cookie": f"companion_{code}={token}"})
-            assert status.startswith("200"), status
-            events = iter(body)
-            context.run(next, events)  # retry:
-            context.run(next, events)  # the table as it is
-            streams.append((context, events, body))
-        return {"code": code, "tokens": tokens, "turn": started["turn"], "streams": streams}
-
-    table = new_table()
+    table = StreamedTable(app, client, inapp.new_go_big_table)
     made = 0
 
     def move() -> list[float]:
         nonlocal table, made
-        token = table["tokens"][table["turn"]]
-        view = client.get(f"/api/v1/tables/{table['code']}",
-                          headers={"Authorization": f"Bearer {token}"}).get_json()
-        offered = view["actions"][0]
-        action = ({"type": "play", **rng.choice(offered["sets"])} if offered["type"] == "play"
-                  else {"type": "draw", "source": rng.choice(offered["source"])})
+        token, action = table.next_move(rng)
         made += 1
         start = time.process_time()
-        status, body = call(contextvars.Context(), method="POST",
-                            path=f"/api/v1/tables/{table['code']}/actions",
-                            json={**action, "version": view["version"], "action_id": f"m{made}"},
-                            headers={"Authorization": f"Bearer {token}"})
-        answer = b"".join(body)
-        body.close()
+        answer = table.post(token, {**action, "action_id": f"m{made}"})
         spent = [time.process_time() - start, 0.0, 0.0]
-        assert status.startswith("200"), answer
-        for n, (context, events, _) in enumerate(table["streams"]):
+        for phone in range(len(table.streams)):
             start = time.process_time()
-            context.run(next, events)
-            spent[1 + n % 2] += time.process_time() - start
-        table["turn"] = json.loads(answer)["table"]["turn"]
-        if table["turn"] is None:  # the game ended: the next one at a new table
-            for context, _, body in table["streams"]:
-                context.run(body.close)
-            table = new_table()
+            table.update(phone)
+            spent[1 + phone % 2] += time.process_time() - start
+        table.took(answer)
+        if table.finished:  # the game ended: the next one at a new table
+            table.close()
+            table = StreamedTable(app, client, inapp.new_go_big_table)
         return spent
 
     for _ in range(WARM_UP):
