@@ -135,7 +135,9 @@ def say_which_language(response):
     """`Content-Language` on every answer whose words are in the request's language, and
     `Vary` on what chose it (caches must not give one phone's language to another)."""
     if response.mimetype in LOCALISED_TYPES:
-        response.headers.setdefault("Content-Language", current())
+        # (Set outright: Werkzeug's `setdefault` raises and catches an exception to learn
+        # the header is not there yet, and nothing else sets it.)
+        response.headers["Content-Language"] = current()
         response.vary.update(CHOSEN_BY)  # (one update: each writes the header anew)
     return response
 
