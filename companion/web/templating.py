@@ -137,7 +137,7 @@ class _Translating(NodeTransformer):
         try:
             node.set_environment(self.environment)
             node.as_const(nodes.EvalContext(self.environment))
-        except nodes.Impossible:
+        except Exception:  # (Impossible, or whatever a filter of constants raises)
             return False
         return True
 
