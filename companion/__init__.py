@@ -73,6 +73,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     compress.register(app, [root / "static" for root in file_roots()])
     commands.register(app)
     app.jinja_env.globals["url_for"] = url_for
+    app.jinja_env.globals["has_template"] = app.jinja_env.has_template
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.filters["name_list"] = name_list
     app.jinja_env.filters["and_list"] = and_list

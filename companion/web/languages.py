@@ -35,6 +35,7 @@ COOKIE = "companion_language"
 # and the API's error messages.
 LOCALISED_TYPES = {"text/html", "text/event-stream", "application/json"}
 CHOSEN_BY = ("Accept-Language", "Cookie")  # what picks an answer's language
+VARY = ", ".join(CHOSEN_BY)
 
 bp = Blueprint("languages", __name__)
 
@@ -137,8 +138,12 @@ def say_which_language(response):
     if response.mimetype in LOCALISED_TYPES:
         # (Set outright: Werkzeug's `setdefault` raises and catches an exception to learn
         # the header is not there yet, and nothing else sets it.)
-        response.headers["Content-Language"] = current()
-        response.vary.update(CHOSEN_BY)  # (one update: each writes the header anew)
+        headers = response.headers
+        headers["Content-Language"] = current()
+        if "Vary" in headers:
+            response.vary.update(CHOSEN_BY)  # (one update: each writes the header anew)
+        else:  # (most answers: written at once, where `vary` parses and writes a set)
+            headers["Vary"] = VARY
     return response
 
 

@@ -15,24 +15,11 @@ from babel.numbers import format_decimal
 from markupsafe import Markup, escape
 
 from ..games.messages import (NAME_PLACEHOLDER, Listed, Message, Player, is_message_json,
-                              message, players)
+                              message)
 
-from .reading import reading  # (the request's language and catalog)
+from .reading import Reading, reading  # (the request's language and catalog)
 
-# The English of the messages lists as British English does ("A, B and C").
-ENGLISH_LISTS = "en_GB"
 NOBODY_KNOWN = message("someone")  # the name of a player no longer at the table
-
-
-class _Reader:
-    """The translations and language one rendering uses: the request's (`reading`). The
-    language is named by its code, the key of the figures and lists formatted once per
-    language (a Locale hashes and compares field by field at every look-up)."""
-
-    def __init__(self) -> None:
-        found = reading()
-        self.translations, self.language = found.translations, found.language
-        self.lists = ENGLISH_LISTS if found.locale.language == "en" else found.language
 
 
 def language() -> str:
@@ -43,31 +30,33 @@ def language() -> str:
 def render(text: Any, names: dict[int, str], html: bool = False) -> str:
     """`text` (a message, or a plain line stored before the engines spoke in messages) as
     this screen reads it: Markup when `html`."""
-    return _render(text, names, html, _Reader())
+    return _render(text, names, html, reading())
 
 
 def render_all(texts, names: dict[int, str], html: bool = False) -> list[str]:
-    reader = _Reader()
+    reader = reading()
     return [_render(text, names, html, reader) for text in texts]
 
 
 def names_listed(player_ids, names: dict[int, str], html: bool = False) -> str:
     """Players' names as a sentence lists them in this language: "A, B and C"."""
-    return _param(players(player_ids), names, html, _Reader())
+    reader = reading()
+    return _joined([_name(player, names, html, reader) for player in player_ids], False,
+                   html, reader)
 
 
 def words_listed(items) -> Markup:
     """Words (text or markup) listed as a sentence lists them in this language, each
     escaped unless it is markup."""
-    return Markup(format_list([str(escape(item)) for item in items], locale=_Reader().lists))
+    return _joined(list(items), False, True, reading())
 
 
 def render_deep(value: Any, names: dict[int, str]) -> Any:
     """`value` (a view's or a result's plain data) with every message in it rendered."""
-    return _deep(value, names, _Reader())
+    return _deep(value, names, reading())
 
 
-def _deep(value: Any, names: dict[int, str], reader: _Reader) -> Any:
+def _deep(value: Any, names: dict[int, str], reader: Reading) -> Any:
     if isinstance(value, str):
         return _render(value, names, False, reader) if "{name:" in value or isinstance(
             value, Message) else value
@@ -80,7 +69,7 @@ def _deep(value: Any, names: dict[int, str], reader: _Reader) -> Any:
     return value
 
 
-def _render(text: Any, names: dict[int, str], html: bool, reader: _Reader) -> str:
+def _render(text: Any, names: dict[int, str], html: bool, reader: Reading) -> str:
     if not isinstance(text, Message):
         return _filled(str(text), names, html, reader)
     if text.plural_id is None:
@@ -96,7 +85,7 @@ def _render(text: Any, names: dict[int, str], html: bool, reader: _Reader) -> st
     return template % params
 
 
-def _param(value: Any, names: dict[int, str], html: bool, reader: _Reader) -> str:
+def _param(value: Any, names: dict[int, str], html: bool, reader: Reading) -> str:
     if isinstance(value, Markup):  # a line rendered already (the moves an undo took back)
         return value if html else str(value)
     if isinstance(value, Player):
@@ -104,10 +93,8 @@ def _param(value: Any, names: dict[int, str], html: bool, reader: _Reader) -> st
     if isinstance(value, Message):
         return _render(value, names, html, reader)
     if isinstance(value, Listed):
-        items = [_param(item, names, html, reader) for item in value.items]
-        if html:
-            return Markup(_listed([str(escape(item)) for item in items], value.tally, reader))
-        return _listed(items, value.tally, reader)
+        return _joined([_param(item, names, html, reader) for item in value.items],
+                       value.tally, html, reader)
     if isinstance(value, bool) or not isinstance(value, int):
         return str(value)
     return _number(value, reader.language)
@@ -119,7 +106,10 @@ def _number(value: int, locale: str) -> str:
     return format_decimal(value, locale=locale, group_separator=False)
 
 
-def _listed(items: list[str], tally: bool, reader: _Reader) -> str:
+def _joined(items: list[str], tally: bool, html: bool, reader: Reading) -> str:
+    """Words listed (each escaped for HTML unless it is markup)."""
+    if html:
+        return Markup(_list(tuple(str(escape(item)) for item in items), tally, reader.lists))
     return _list(tuple(items), tally, reader.lists)
 
 
@@ -134,14 +124,14 @@ def _list(items: tuple[str, ...], tally: bool, lists: str) -> str:
     return format_list(items, locale=lists)
 
 
-def _name(player_id: int, names: dict[int, str], html: bool, reader: _Reader) -> str:
+def _name(player_id: int, names: dict[int, str], html: bool, reader: Reading) -> str:
     found = names.get(player_id)
     if found is None:
         return _render(NOBODY_KNOWN, names, html, reader)
     return escape(found) if html else found
 
 
-def _filled(text: str, names: dict[int, str], html: bool, reader: _Reader) -> str:
+def _filled(text: str, names: dict[int, str], html: bool, reader: Reading) -> str:
     """A plain line with `{name:ID}` placeholders (stored before messages, or a view's
     string): the names put in, escaped for HTML."""
     def name(match: re.Match) -> str:

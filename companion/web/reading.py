@@ -15,14 +15,24 @@ from flask.globals import _cv_request
 from flask_babel import get_locale, get_translations
 
 
+# The English of the messages lists as British English does ("A, B and C").
+ENGLISH_LISTS = "en_GB"
+
+
 @dataclass(frozen=True, eq=False)
 class Reading:
     locale: Locale
     translations: NullTranslations
     language: str  # "de": a cache key for what is rendered in it
+    lists: str  # the locale whose way of listing words ("A, B and C") it takes
 
 
-ENGLISH = Reading(Locale("en"), NullTranslations(), "en")
+def _reading(locale: Locale, translations: NullTranslations) -> Reading:
+    return Reading(locale, translations, str(locale),
+                   ENGLISH_LISTS if locale.language == "en" else str(locale))
+
+
+ENGLISH = _reading(Locale("en"), NullTranslations())
 # The request this context last read for, Flask-Babel's record of the locale it chose for
 # it (its `force_locale` and `refresh` change that), that locale, and the reading: kept in
 # a context variable of its own, since reading one through `flask.g` costs as much again.
@@ -45,6 +55,6 @@ def reading() -> Reading:
     readings = context.app.extensions.setdefault("companion_readings", {})
     found = readings.get(locale)
     if found is None:
-        found = readings[locale] = Reading(locale, get_translations(), str(locale))
+        found = readings[locale] = _reading(locale, get_translations())
     LAST.set((context, g.get("_flask_babel"), locale, found))
     return found

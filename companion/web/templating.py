@@ -11,7 +11,7 @@ from flask import has_request_context, request
 from flask import url_for as flask_url_for
 from flask.templating import Environment
 from babel.numbers import format_decimal
-from jinja2 import TemplateNotFound, nodes, pass_context
+from jinja2 import TemplateNotFound, nodes, pass_eval_context
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
@@ -52,6 +52,18 @@ class TemplateEnvironment(Environment):
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
         return super().getattr(obj, attribute)
+
+    def has_template(self, name: str) -> bool:
+        """Whether there is a template of this name: a panel asks for a game's optional
+        part (Go Big has no turn text of its own) this way, where an `include ... ignore
+        missing` raises and catches an exception at every rendering."""
+        if name in self.missing and not self.auto_reload:
+            return False
+        try:
+            self.get_template(name)
+        except TemplateNotFound:
+            return False
+        return True
 
     def _load_template(self, name: str, globals: Any) -> Any:
         """The template as compiled for this request's catalog: each language has a copy
@@ -106,8 +118,15 @@ class _Translating(NodeTransformer):
             pieces = self._translated(child) if isinstance(child, nodes.Call) else None
             if pieces is None:
                 printed.append(self.visit(child))
-            else:  # printed piece by piece, as the template's own text and values are
-                printed += [piece for piece in pieces if not _empty(piece)]
+                continue
+            # Printed piece by piece, as the template's own text and values are; a value
+            # joined with `~` (`'<strong>'|safe ~ n ~ '</strong>'|safe`) too, each piece
+            # escaped as the join would escape it, its markup written as text.
+            for piece in pieces:
+                if isinstance(piece, nodes.Concat):
+                    printed += piece.nodes
+                elif not _empty(piece):
+                    printed.append(piece)
         node.nodes = printed
         return node
 
@@ -220,18 +239,21 @@ def _bound(translations) -> dict[str, Any]:
     placeholders are filled in (escaped) from the keywords (any name a template likes: the
     strings themselves are taken by position only)."""
 
-    @pass_context
-    def gettext(context, string: str, /, **variables: Any) -> str:
+    # (`pass_eval_context`, not `pass_context`: Jinja derives a new context for a call of
+    # the latter in a loop, a tenth of a Go Big table's public part.)
+    @pass_eval_context
+    def gettext(eval_context, string: str, /, **variables: Any) -> str:
         found = translations.ugettext(string)
-        if context.eval_ctx.autoescape:
+        if eval_context.autoescape:
             found = Markup(found)
         return found % variables if variables or "%" in found else found
 
-    @pass_context
-    def ngettext(context, singular: str, plural: str, num: int, /, **variables: Any) -> str:
+    @pass_eval_context
+    def ngettext(eval_context, singular: str, plural: str, num: int, /,
+                 **variables: Any) -> str:
         variables.setdefault("num", num)
         found = translations.ungettext(singular, plural, num)
-        if context.eval_ctx.autoescape:
+        if eval_context.autoescape:
             found = Markup(found)
         return found % variables
 
