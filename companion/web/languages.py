@@ -46,10 +46,13 @@ def chosen() -> str:
     if not has_request_context():
         return DEFAULT
     offered = current_app.config["LANGUAGES"]
-    picked = request.cookies.get(COOKIE, "")
-    if picked in offered:
-        return picked
-    return _best_match(request.headers.get("Accept-Language", ""), tuple(offered))
+    environ = request.environ
+    # (The cookies parsed only when the picker's is among them: an API call has none.)
+    if COOKIE in environ.get("HTTP_COOKIE", ""):
+        picked = request.cookies.get(COOKIE, "")
+        if picked in offered:
+            return picked
+    return _best_match(environ.get("HTTP_ACCEPT_LANGUAGE", ""), tuple(offered))
 
 
 @lru_cache(maxsize=512)

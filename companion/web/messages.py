@@ -7,6 +7,7 @@ Outside a request (a command, a test) the text is English."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -40,15 +41,16 @@ def render_all(texts, names: dict[int, str], html: bool = False) -> list[str]:
 
 def names_listed(player_ids, names: dict[int, str], html: bool = False) -> str:
     """Players' names as a sentence lists them in this language: "A, B and C"."""
-    reader = reading()
-    return _joined([_name(player, names, html, reader) for player in player_ids], False,
-                   html, reader)
+    reader, quote = reading(), _quote(html)
+    listed = _list(tuple(_name(player, names, quote, reader) for player in player_ids),
+                   False, reader.lists)
+    return Markup(listed) if html else listed
 
 
 def words_listed(items) -> Markup:
     """Words (text or markup) listed as a sentence lists them in this language, each
     escaped unless it is markup."""
-    return _joined(list(items), False, True, reading())
+    return Markup(_list(tuple(escape(item) for item in items), False, reading().lists))
 
 
 def render_deep(value: Any, names: dict[int, str]) -> Any:
@@ -69,34 +71,46 @@ def _deep(value: Any, names: dict[int, str], reader: Reading) -> Any:
     return value
 
 
+# Below, a text is rendered as a plain str, its words passed through `quote`: Markupsafe's
+# `escape` for HTML (every word escaped once, and the line made Markup once, at the top),
+# `str` for text.
+
+def _quote(html: bool) -> Callable[[Any], str]:
+    return escape if html else str
+
+
 def _render(text: Any, names: dict[int, str], html: bool, reader: Reading) -> str:
+    rendered = _text(text, names, _quote(html), reader)
+    return Markup(rendered) if html else rendered
+
+
+def _text(text: Any, names: dict[int, str], quote: Callable, reader: Reading) -> str:
     if not isinstance(text, Message):
-        return _filled(str(text), names, html, reader)
+        return _filled(str(text), names, quote, reader)
     if text.plural_id is None:
-        template = reader.translations.gettext(text.id)
+        template = quote(reader.translations.gettext(text.id))
     else:
-        template = reader.translations.ngettext(text.id, text.plural_id,
-                                                int(text.params[text.count]))
+        template = quote(reader.translations.ngettext(text.id, text.plural_id,
+                                                      int(text.params[text.count])))
     if not text.params:
-        return Markup(escape(template)) if html else template
-    params = {key: _param(value, names, html, reader) for key, value in text.params.items()}
-    if html:
-        return Markup(escape(template)) % params
-    return template % params
+        return template
+    # (str's `%`: the values are quoted already, where Markup's would escape them again.)
+    return str.__mod__(template, {key: _param(value, names, quote, reader)
+                                  for key, value in text.params.items()})
 
 
-def _param(value: Any, names: dict[int, str], html: bool, reader: Reading) -> str:
-    if isinstance(value, Markup):  # a line rendered already (the moves an undo took back)
-        return value if html else str(value)
+def _param(value: Any, names: dict[int, str], quote: Callable, reader: Reading) -> str:
     if isinstance(value, Player):
-        return _name(value.id, names, html, reader)
+        return _name(value.id, names, quote, reader)
     if isinstance(value, Message):
-        return _render(value, names, html, reader)
+        return _text(value, names, quote, reader)
     if isinstance(value, Listed):
-        return _joined([_param(item, names, html, reader) for item in value.items],
-                       value.tally, html, reader)
-    if isinstance(value, bool) or not isinstance(value, int):
+        return _list(tuple(_param(item, names, quote, reader) for item in value.items),
+                     value.tally, reader.lists)
+    if isinstance(value, Markup):  # a line rendered already (the moves an undo took back)
         return str(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return quote(str(value))
     return _number(value, reader.language)
 
 
@@ -104,13 +118,6 @@ def _param(value: Any, names: dict[int, str], html: bool, reader: Reading) -> st
 def _number(value: int, locale: str) -> str:
     """A number as this language writes it, worked out once per language."""
     return format_decimal(value, locale=locale, group_separator=False)
-
-
-def _joined(items: list[str], tally: bool, html: bool, reader: Reading) -> str:
-    """Words listed (each escaped for HTML unless it is markup)."""
-    if html:
-        return Markup(_list(tuple(str(escape(item)) for item in items), tally, reader.lists))
-    return _list(tuple(items), tally, reader.lists)
 
 
 @lru_cache(maxsize=4096)
@@ -124,18 +131,16 @@ def _list(items: tuple[str, ...], tally: bool, lists: str) -> str:
     return format_list(items, locale=lists)
 
 
-def _name(player_id: int, names: dict[int, str], html: bool, reader: Reading) -> str:
+def _name(player_id: int, names: dict[int, str], quote: Callable, reader: Reading) -> str:
     found = names.get(player_id)
     if found is None:
-        return _render(NOBODY_KNOWN, names, html, reader)
-    return escape(found) if html else found
+        return _text(NOBODY_KNOWN, names, quote, reader)
+    return quote(found)
 
 
-def _filled(text: str, names: dict[int, str], html: bool, reader: Reading) -> str:
+def _filled(text: str, names: dict[int, str], quote: Callable, reader: Reading) -> str:
     """A plain line with `{name:ID}` placeholders (stored before messages, or a view's
-    string): the names put in, escaped for HTML."""
+    string): the names put in (quoted, as the rest of the line)."""
     def name(match: re.Match) -> str:
-        return str(_name(int(match.group(1)), names, html, reader))
-    if html:
-        return Markup(NAME_PLACEHOLDER.sub(name, str(escape(text))))
-    return NAME_PLACEHOLDER.sub(name, text)
+        return _name(int(match.group(1)), names, quote, reader)
+    return NAME_PLACEHOLDER.sub(name, quote(text))
