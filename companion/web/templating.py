@@ -45,6 +45,14 @@ class TemplateEnvironment(Environment):
         # for on disk at every panel.
         self.missing: set[str] = set()
 
+    def make_globals(self, d: Any) -> dict[str, Any]:
+        """A template's globals as one dict, where Jinja keeps a ChainMap over the
+        environment's: every `include` copies its globals into the new context, which
+        for a ChainMap is a Python loop over its keys (a sixth of a panel's rendering,
+        bench/README.md). The app sets its globals as it starts, before any template is
+        loaded, as Jinja asks."""
+        return {**self.globals, **(d or {})}
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in DICT_ATTRIBUTES:
             try:
