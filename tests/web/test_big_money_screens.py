@@ -287,6 +287,19 @@ def test_start_ups_and_market_cards_through_the_forms(table):
     assert dict(hidden(form))["version"] == str(table.view()["version"])
 
 
+def test_the_setup_says_what_each_screen_waits_for_in_the_games_own_turn_text(app):
+    """Big Money's own turn text (the one game with a `_turn_text.html`) replaces "Your
+    turn (with ...)" while the Start-Ups are chosen; the other games have none."""
+    table = Table(app)
+    ann = table.page("Ann")
+    assert "Your turn: choose your Start-Up. Waiting for Ben and Cat to choose theirs." in ann
+    assert "Then you enter the 4 market cards." in ann and "Your turn (with" not in ann
+    table.submit("Ann", "startup", [("industry", "food")])
+    host = table.page()
+    assert "Waiting for Ben and Cat to choose a Start-Up." in host
+    assert "Then Ann enters the 4 market cards." in host
+
+
 def test_switching_the_start_up_before_the_game_starts(app):
     table = Table(app)
     html = table.submit("Ann", "startup", [("industry", "food")])

@@ -267,7 +267,9 @@ def test_a_message_translated_as_its_template_compiles_renders_as_at_each_render
 
     templates = {
         "printed.html": '{{ _("Numbers from 1 to %(highest)s.", highest=top) }}|'
-                        '{{ _("Room code") }}|{{ _("100%% <i>sure</i>") }}',
+                        '{{ _("Room code") }}|{{ _("100%% <i>sure</i>") }}|'
+                        "{{ _('Numbers from 1 to %(highest)s.', "
+                        "highest=('<b>'|safe ~ top ~ '</b>'|safe)) }}",
         "kept.html": '{% set said = _("Numbers from 1 to %(highest)s.", highest=top) %}'
                      '{{ said }}|{{ said|length }}',
         "joined.html": "{{ '<small>'|safe ~ _('Room code') ~ top }}|"
@@ -283,7 +285,8 @@ def test_a_message_translated_as_its_template_compiles_renders_as_at_each_render
                                     ("de", "Zahlen von 1 bis", "Raumcode")):
         with german_app.test_request_context("/", headers={"Cookie": f"{COOKIE}={language}"}):
             printed = environment.get_template("printed.html").render(top="<b>")
-            assert printed == f"{numbers} &lt;b&gt;.|{code}|100% <i>sure</i>"
+            assert printed == (f"{numbers} &lt;b&gt;.|{code}|100% <i>sure</i>|"
+                               f"{numbers} <b>&lt;b&gt;</b>.")
             kept = environment.get_template("kept.html").render(top="<b>")
             assert kept == f"{numbers} &lt;b&gt;.|{len(numbers + ' &lt;b&gt;.')}"
             joined = environment.get_template("joined.html").render(top="<b>")
@@ -302,8 +305,10 @@ def test_a_template_may_name_its_placeholders_as_it_likes(german_app):
     with german_app.test_request_context("/"):
         shown = render_template_string(
             '{{ _("%(text)s, %(string)s", text="<b>", string="b") }} '
-            '{{ ngettext("%(num)s %(plural)s", "%(num)s %(plural)ss", 2, plural="card") }}')
-    assert shown == "&lt;b&gt;, b 2 cards"
+            '{{ ngettext("%(num)s %(plural)s", "%(num)s %(plural)ss", 2, plural="card") }}'
+            '{% for n in [1, 2] %} {{ ngettext("%(num)s %(what)s", "%(num)s %(what)ss", n, '
+            'what="<i>") }}{% endfor %}')
+    assert shown == "&lt;b&gt;, b 2 cards 1 &lt;i&gt; 2 &lt;i&gt;s"
 
 
 def test_a_refusal_in_the_readers_language_shows_a_players_name_as_text(client):
