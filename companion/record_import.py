@@ -30,8 +30,10 @@ from .jsontext import to_json
 from .models import Table
 from .store import free_code
 from .store.reads import CODE_LENGTH, CODE_LETTERS
+from .table.checks import field_problem
 from .table.notes import rejoin_notes
-from .transfer import EventRecord, ImportRefused, PlayerRecord, TableRecord, insert
+from .transfer import (EventRecord, ImportRefused, PlayerRecord, TableRecord, insert,
+                       record_names, refusal_reason, said)
 
 FORMAT = "companion-record"
 # Version 2: the log's lines are messages (an id and its parameters), no longer English
@@ -57,10 +59,13 @@ OTHER_RESULT = lazy_gettext("%(name)s does not replay to the result it states: i
                             "or damaged.")
 NOT_OVER = lazy_gettext("%(name)s is the record of a game that is not over: only a finished "
                         "game's record opens.")
-
-
-def said(sentence, /, **params) -> str:
-    return sentence % params
+# What is damaged in a record (DAMAGED's `where`).
+SHARED_SEAT = lazy_gettext("two players share an id or a seat")
+OTHER_ORDER = lazy_gettext("its order of play is not its seats'")
+LOG_OUT_OF_ORDER = lazy_gettext("its log is out of order")
+STRANGER = lazy_gettext("its log names player %(player)s, who is not at the table")
+NOT_A_TIME = lazy_gettext("%(value)s is not a time")
+UNDO_OUT_OF_ORDER = lazy_gettext("the undo at %(seq)s does not take back the last move")
 
 
 class Shape(BaseModel):
@@ -119,22 +124,21 @@ def checked(document: Any, name: str) -> RecordFile:
     try:
         record = RecordFile.model_validate(document)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ImportRefused(said(DAMAGED, name=name, where=f"{where}: {first['msg']}")) from None
+        raise ImportRefused(said(DAMAGED, name=name,
+                                 where=field_problem(exc.errors()[0]))) from None
     ids = [player.id for player in record.players]
     seats = sorted(record.players, key=lambda player: player.seat)
     if len(set(ids)) != len(ids) or len({player.seat for player in seats}) != len(ids):
-        raise ImportRefused(said(DAMAGED, name=name, where="two players share an id or a seat"))
+        raise ImportRefused(said(DAMAGED, name=name, where=SHARED_SEAT))
     if not record.order or record.order != seat_order([p.id for p in seats], record.order[0]):
-        raise ImportRefused(said(DAMAGED, name=name, where="its order of play is not its seats'"))
+        raise ImportRefused(said(DAMAGED, name=name, where=OTHER_ORDER))
     seqs = [entry.seq for entry in record.log]
     if seqs != sorted(set(seqs)):
-        raise ImportRefused(said(DAMAGED, name=name, where="its log is out of order"))
+        raise ImportRefused(said(DAMAGED, name=name, where=LOG_OUT_OF_ORDER))
     strangers = {entry.player for entry in record.log} - set(ids) - {None}
     if strangers:
-        raise ImportRefused(said(DAMAGED, name=name, where=f"its log names player "
-                                 f"{min(strangers)}, who is not at the table"))
+        raise ImportRefused(said(DAMAGED, name=name,
+                                 where=said(STRANGER, player=min(strangers))))
     return record
 
 
@@ -147,7 +151,8 @@ def _time(value: str | None, name: str) -> datetime | None:
         if moment.tzinfo is not None:
             moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
     except (ValueError, OverflowError):
-        raise ImportRefused(said(DAMAGED, name=name, where=f"{value!r} is not a time")) from None
+        raise ImportRefused(said(DAMAGED, name=name,
+                                 where=said(NOT_A_TIME, value=repr(value)))) from None
     return moment
 
 
@@ -160,11 +165,11 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
                                       record.log, lambda entry: entry.player)
         result = engine.result(state)
     except UndoOutOfOrder as exc:
-        raise ImportRefused(said(DAMAGED, name=name, where=f"the undo at {exc.seq} does not "
-                                 "take back the last move")) from None
+        raise ImportRefused(said(DAMAGED, name=name,
+                                 where=said(UNDO_OUT_OF_ORDER, seq=exc.seq))) from None
     except Exception as exc:  # a log the rules refuse, in whatever way
         raise ImportRefused(said(DOES_NOT_REPLAY, name=name, title=engine.title,
-                                 reason=str(exc).splitlines()[0][:200])) from None
+                                 reason=refusal_reason(exc, record_names(record)))) from None
     if result is None:
         raise ImportRefused(said(NOT_OVER, name=name))
     if record.result is not None and plain(record.result) != plain(result.to_json()):

@@ -26,19 +26,57 @@ from pathlib import Path
 from typing import Any, Literal, Optional, TextIO
 
 import click
+from flask_babel import lazy_gettext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func
 
 from . import store
 from .extensions import db
 from .games import GAMES
-from .games.engine import Note
+from .games.engine import IllegalAction, Note
 from .games.replay import in_effect, replay, seat_order
 from .models import Event, Player, Table
 from .table import notes
+from .table.checks import field_problem
+from .web import messages
 
 FORMAT = "companion-export"
 VERSION = 2
+
+
+# Why a file does not import, in the reader's language (on the page that says so) or the
+# server's (`flask import`); `said(REASON, ...)` fills one in.
+CANNOT_READ = lazy_gettext("Cannot read %(name)s: %(reason)s.")
+EMPTY = lazy_gettext("%(name)s is empty: it is not a Companion export or game record.")
+NOT_JSON = lazy_gettext("%(name)s is not valid JSON (line %(line)s, column %(column)s): it may "
+                        "be cut short or damaged.")
+TOO_DEEP = lazy_gettext("%(name)s is nested too deeply to be a Companion file.")
+NOT_AN_EXPORT = lazy_gettext("%(name)s is not a Companion export or game record (no "
+                             "\"format\": \"%(format)s\").")
+NO_EXPORT_VERSION = lazy_gettext("%(name)s has no valid format version.")
+NEWER_EXPORT = lazy_gettext("%(name)s is format version %(version)s, newer than this Companion "
+                            "reads (version %(known)s): upgrade Companion, then import it.")
+NO_TABLES = lazy_gettext("%(name)s has no list of tables.")
+TABLE_NUMBER = lazy_gettext("number %(number)s")  # a table of the file without a code
+TABLE_DAMAGED = lazy_gettext("Table %(table)s in %(name)s: %(problem)s.")
+NOT_A_TIME = lazy_gettext("Table %(table)s: %(value)s is not a date and time.")
+NO_SUCH_GAME = lazy_gettext("Table %(table)s: this server has no game %(game)s.")
+LOBBY_WITH_LOG = lazy_gettext("Table %(table)s: a table in its lobby has no state or log.")
+NO_SEED = lazy_gettext("Table %(table)s: a started table needs its seed and state.")
+DOES_NOT_REPLAY = lazy_gettext("Table %(table)s: its log does not replay through the rules of "
+                               "%(title)s: %(reason)s")
+OTHER_STATE = lazy_gettext("Table %(table)s: replaying its log does not give the state stored "
+                           "with it; the file was changed or damaged.")
+TWICE = lazy_gettext("The file holds table %(table)s twice.")
+CODE_TAKEN = lazy_gettext("The code %(table)s is already taken by a different table in this "
+                          "database (created %(created)s, the file's %(given)s); nothing was "
+                          "imported.")
+DATABASE_REFUSED = lazy_gettext("The import was refused by the database, and nothing was "
+                                "imported: %(reason)s")
+
+
+def said(sentence, /, **params) -> str:
+    return sentence % params
 
 
 class ImportRefused(click.ClickException):
@@ -109,7 +147,7 @@ def _parse_time(value: str | None, code: str) -> datetime | None:
     try:
         return datetime.fromisoformat(value)
     except ValueError:
-        raise ImportRefused(f"Table {code}: {value!r} is not a date and time.") from None
+        raise ImportRefused(said(NOT_A_TIME, table=code, value=repr(value))) from None
 
 
 # -- export ------------------------------------------------------------------------
@@ -154,22 +192,21 @@ def read_json(path: Path) -> Any:
     try:
         content = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ImportRefused(f"Cannot read {path}: {exc}.", 400) from None
+        raise ImportRefused(said(CANNOT_READ, name=str(path), reason=str(exc)), 400) from None
     return parse_json(content, str(path))
 
 
 def parse_json(content: str, name: str) -> Any:
     """The JSON document `content` holds (`name` says where it came from in a refusal)."""
     if not content.strip():
-        raise ImportRefused(f"{name} is empty: it is not a Companion export or game record.",
-                            400)
+        raise ImportRefused(said(EMPTY, name=name), 400)
     try:
         return json.loads(content)
     except json.JSONDecodeError as exc:
-        raise ImportRefused(f"{name} is not valid JSON (line {exc.lineno}, column "
-                            f"{exc.colno}): it may be cut short or damaged.", 400) from None
+        raise ImportRefused(said(NOT_JSON, name=name, line=exc.lineno, column=exc.colno),
+                            400) from None
     except RecursionError:
-        raise ImportRefused(f"{name} is nested too deeply to be a Companion file.", 400) from None
+        raise ImportRefused(said(TOO_DEEP, name=name), 400) from None
 
 
 def read_document(path: Path) -> list[TableRecord]:
@@ -180,27 +217,24 @@ def read_document(path: Path) -> list[TableRecord]:
 def tables_of(document: Any, path: Path) -> list[TableRecord]:
     """The tables of an export document, checked for shape."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ImportRefused(f"{path} is not a Companion export or game record (no "
-                            f"\"format\": \"{FORMAT}\").", 400)
+        raise ImportRefused(said(NOT_AN_EXPORT, name=str(path), format=FORMAT), 400)
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ImportRefused(f"{path} has no valid format version.")
+        raise ImportRefused(said(NO_EXPORT_VERSION, name=str(path)))
     if version > VERSION:
-        raise ImportRefused(f"{path} is format version {version}, newer than this Companion "
-                            f"reads (version {VERSION}): upgrade Companion, then import it.")
+        raise ImportRefused(said(NEWER_EXPORT, name=str(path), version=version, known=VERSION))
     tables = document.get("tables")
     if not isinstance(tables, list):
-        raise ImportRefused(f"{path} has no list of tables.")
+        raise ImportRefused(said(NO_TABLES, name=str(path)))
     records = []
     for index, data in enumerate(tables):
         name = data.get("code") if isinstance(data, dict) else None
         try:
             records.append(TableRecord.model_validate(data))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise ImportRefused(f"Table {name or f'number {index + 1}'} in {path}: {where}: "
-                                f"{first['msg']}.") from None
+            raise ImportRefused(said(
+                TABLE_DAMAGED, table=name or said(TABLE_NUMBER, number=index + 1),
+                name=str(path), problem=field_problem(exc.errors()[0]))) from None
     if version < 2:
         return [with_lines_made_again(record) for record in records]
     return records
@@ -219,8 +253,8 @@ def with_lines_made_again(record: TableRecord) -> TableRecord:
                               record.first_player, record.options, record.seed, events,
                               {p.id: p.local for p in record.players})
     except Exception as exc:  # a log the rules refuse, in whatever way
-        raise ImportRefused(f"Table {record.code}: its log does not replay through the rules "
-                            f"of {engine.title}: {exc}") from None
+        raise ImportRefused(said(DOES_NOT_REPLAY, table=record.code, title=engine.title,
+                                 reason=refusal_reason(exc, record_names(record)))) from None
     return record.model_copy(update={"events": [
         e.model_copy(update={"notes": lines[e.seq]}) for e in record.events]})
 
@@ -231,13 +265,13 @@ def replayed_state(record: TableRecord) -> dict | None:
     code = record.code
     engine = GAMES.get(record.game)
     if engine is None:
-        raise ImportRefused(f"Table {code}: this server has no game {record.game!r}.")
+        raise ImportRefused(said(NO_SUCH_GAME, table=code, game=repr(record.game)))
     if record.status == "lobby":
         if record.state is not None or record.events:
-            raise ImportRefused(f"Table {code}: a table in its lobby has no state or log.")
+            raise ImportRefused(said(LOBBY_WITH_LOG, table=code))
         return None
     if record.seed is None or record.state is None:
-        raise ImportRefused(f"Table {code}: a started table needs its seed and state.")
+        raise ImportRefused(said(NO_SEED, table=code))
     effective = in_effect(sorted(record.events, key=lambda e: e.seq))
     seats = [p.id for p in sorted(record.players, key=lambda p: p.seat)]
     try:
@@ -245,19 +279,30 @@ def replayed_state(record: TableRecord) -> dict | None:
                        record.seed, [(e.actor, e.action) for e in effective])
         finished = engine.result(state) is not None
     except Exception as exc:
-        raise ImportRefused(f"Table {code}: its log does not replay through the rules "
-                            f"of {engine.title}: {exc}") from None
+        raise ImportRefused(said(DOES_NOT_REPLAY, table=code, title=engine.title,
+                                 reason=refusal_reason(exc, record_names(record)))) from None
     if record.moves != len(effective) or finished != (record.status == "finished"):
-        raise ImportRefused(f"Table {code}: replaying its log does not give the state stored "
-                            "with it; the file was changed or damaged.")
+        raise ImportRefused(said(OTHER_STATE, table=code))
     return json.loads(json.dumps(state))
+
+
+def record_names(record) -> dict[int, str]:
+    """The names of a file's players (a table's, a game record's), by id."""
+    return {player.id: player.name for player in record.players}
+
+
+def refusal_reason(exc: Exception, names: dict[int, str]) -> str:
+    """Why the rules refused a move of a file's log: the rules' own sentence, in the
+    reader's language; the first line of any other error."""
+    if isinstance(exc, IllegalAction):
+        return messages.render(exc.message, names)
+    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
 
 
 def check_replay(record: TableRecord) -> None:
     """The table's log, replayed through its engine, gives the state stored with it."""
     if replayed_state(record) != record.state:
-        raise ImportRefused(f"Table {record.code}: replaying its log does not give the state "
-                            "stored with it; the file was changed or damaged.")
+        raise ImportRefused(said(OTHER_STATE, table=record.code))
 
 
 def renumbered(record: TableRecord, renumber: dict[int, int]) -> TableRecord:
@@ -316,7 +361,7 @@ def import_document(document: Any, path: Path) -> tuple[int, int]:
     codes = [record.code for record in records]
     twice = {code for code in codes if codes.count(code) > 1}
     if twice:
-        raise ImportRefused(f"The file holds table {sorted(twice)[0]} twice.")
+        raise ImportRefused(said(TWICE, table=sorted(twice)[0]))
     present = {table.code: table for table in db.session.execute(
         db.select(Table).where(Table.code.in_(codes))).scalars()} if codes else {}
     new = []
@@ -325,10 +370,9 @@ def import_document(document: Any, path: Path) -> tuple[int, int]:
         if existing is None:
             new.append(record)
         elif _time(existing.created_at) != record.created_at:
-            raise ImportRefused(
-                f"The code {record.code} is already taken by a different table in this "
-                f"database (created {_time(existing.created_at)}, the file's "
-                f"{record.created_at}); nothing was imported.")
+            raise ImportRefused(said(CODE_TAKEN, table=record.code,
+                                     created=_time(existing.created_at),
+                                     given=record.created_at))
     for record in new:
         check_replay(record)
     insert(new)
@@ -344,8 +388,7 @@ def insert(records: list[TableRecord]) -> None:
     except ImportRefused:
         raise
     except Exception as exc:
-        raise ImportRefused(f"The import was refused by the database, and nothing was "
-                            f"imported: {str(exc).splitlines()[0]}") from None
+        raise ImportRefused(said(DATABASE_REFUSED, reason=str(exc).splitlines()[0])) from None
 
 
 def _new_table(record: TableRecord) -> store.NewTable:

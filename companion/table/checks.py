@@ -13,8 +13,9 @@ from ..errors import bad_request
 ACTION_ID_MAX = 64
 
 
-# What was wrong with a field, in the reader's language, for the errors a person may make
-# by hand (the field's name stays as the contract spells it); pydantic's own words else.
+# What was wrong with a field, in the reader's language (the field's name stays as the
+# contract spells it): the errors a person may make by hand, each in its words; the rest
+# by their kind.
 FIELD_ERRORS = {
     "greater_than_equal": lazy_gettext("%(field)s: at least %(limit)s"),
     "greater_than": lazy_gettext("%(field)s: more than %(limit)s"),
@@ -29,20 +30,29 @@ FIELD_ERRORS = {
     "too_long": lazy_gettext("%(field)s: too many"),
     "too_short": lazy_gettext("%(field)s: too few"),
     "extra_forbidden": lazy_gettext("%(field)s: not expected here"),
+    "literal_error": lazy_gettext("%(field)s: one of %(limit)s"),
+    "enum": lazy_gettext("%(field)s: one of %(limit)s"),
 }
+WRONG_KIND = lazy_gettext("%(field)s: not the right kind of value")
+NOT_VALID = lazy_gettext("%(field)s: not valid")
+WHOLE = lazy_gettext("the input")  # the field of an error about the input as a whole
+
+
+def field_problem(error: dict) -> str:
+    """One error of pydantic's, in the reader's language: the field, and what is wrong."""
+    where = ".".join(str(part) for part in error["loc"]) or str(WHOLE)
+    kind = error["type"]
+    said = FIELD_ERRORS.get(kind) or (
+        WRONG_KIND if kind.endswith(("_type", "_parsing")) else NOT_VALID)
+    limit = next(iter((error.get("ctx") or {}).values()), "")
+    if kind in ("literal_error", "enum"):  # the values, as the contract spells them
+        limit = str(limit).replace(" or ", ", ")  # (pydantic joins the last in English)
+    return said % {"field": where, "limit": limit}
 
 
 def validation_message(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors()[:3]:
-        where = ".".join(str(part) for part in error["loc"])
-        said = FIELD_ERRORS.get(error["type"])
-        limit = next(iter((error.get("ctx") or {}).values()), "")
-        if said is not None and where:
-            parts.append(said % {"field": where, "limit": limit})
-        else:
-            parts.append(f"{where}: {error['msg']}" if where else error["msg"])
-    return lazy_gettext("That was not understood (%(details)s).", details="; ".join(parts))
+    return lazy_gettext("That was not understood (%(details)s).",
+                        details="; ".join(field_problem(error) for error in exc.errors()[:3]))
 
 
 class Envelope(BaseModel):

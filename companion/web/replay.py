@@ -116,10 +116,11 @@ def upload():
             text = content.decode("utf-8")
         except UnicodeDecodeError:
             return upload_refused(NOT_TEXT, 400)
-        document = parse_json(text, "That file")
+        name = upload.filename[:80]  # (as the phone named it: the refusals name it so)
+        document = parse_json(text, name)
         if not is_record(document) and isinstance(document, dict) and "tables" in document:
             return upload_refused(AN_EXPORT, 400)
-        code, imported = import_record(document, "That file")
+        code, imported = import_record(document, name)
     except ImportRefused as refusal:
         return upload_refused(refusal.message, refusal.status)
     if not imported:

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from companion.errors import not_found
+from companion.table.checks import field_problem
 from companion.extensions import db
 from companion.web import links
 from companion.web.languages import COOKIE, SHIPPED
@@ -152,6 +153,35 @@ def test_the_apis_errors_follow_accept_language_and_its_codes_stay_english(germa
     lost = client.get("/nowhere/at/all", headers=GERMAN_BROWSER)
     assert lost.status_code == 404
     assert "Unter dieser Adresse gibt es nichts." in lost.get_data(as_text=True)
+
+
+def test_a_field_the_api_did_not_understand_is_named_in_the_readers_language(client):
+    """Pydantic's own words never reach the reader: each kind of error has a sentence of
+    ours, the values a field allows listed as the contract spells them."""
+    german = {"Accept-Language": "de"}
+    status, body = _posted(client, "/api/v1/tables", {"game": "go-big", "options": []}, german)
+    assert status == 400
+    assert body["error"]["message"] == ("Das wurde nicht verstanden (options: kein Wert der "
+                                        "richtigen Art).")
+    status, body = _posted(client, "/api/v1/tables", {"game": "chess"}, german)
+    message = body["error"]["message"]
+    assert status == 400 and "game: einer der Werte 'go-big', " in message
+    assert " or " not in message and "Input should" not in message
+    code = _posted(client, "/api/v1/tables", {"game": "go-big", "options": {}}, {})[1]["code"]
+    status, body = _posted(client, f"/api/v1/tables/{code}/players", {"name": 5}, german)
+    assert status == 400
+    assert body["error"]["message"] == ("Das wurde nicht verstanden (name: kein Wert der "
+                                        "richtigen Art).")
+    with client.application.test_request_context("/", headers=german):
+        assert field_problem({"loc": (), "type": "model_type", "msg": "Input should be"}) == (
+            "die Eingabe: kein Wert der richtigen Art")
+        assert field_problem({"loc": ("x",), "type": "value_error", "msg": "Value error"}) == (
+            "x: ungültig")
+
+
+def _posted(client, path: str, body, headers: dict) -> tuple[int, dict]:
+    response = client.post(path, json=body, headers=headers)
+    return response.status_code, response.get_json()
 
 
 def test_each_screen_keeps_its_own_language(german_app):

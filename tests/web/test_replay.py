@@ -229,6 +229,59 @@ def test_a_bad_record_file_is_refused_clearly_and_changes_nothing(app, other_app
     assert response.status_code == 400 and "Choose the record file" in response.get_data(as_text=True)
 
 
+def test_a_refused_record_is_explained_in_the_readers_language(app, other_app):
+    """The upload's refusals in the reader's language, the file named as the phone named
+    it: the JSON reader's, each damage found, and a field's problem too."""
+    record = json.loads(downloaded(app, finished(app)))
+    visitor = other_app.test_client()
+
+    def refused(content: bytes) -> str:
+        data = {"record": (io.BytesIO(content), "partie.json"),
+                "csrf_token": csrf_of(page(visitor, "/games"))}
+        response = visitor.post("/games/records", data=data, content_type="multipart/form-data",
+                                headers={"Accept-Language": "de"})
+        assert response.status_code in (400, 422)
+        return text_of(response.get_data(as_text=True))
+
+    said = [
+        (b"  ", "partie.json ist leer: Das ist weder ein Export noch eine Spieldatei"),
+        (b"{not json", "partie.json ist kein gültiges JSON (Zeile 1, Spalte 2)"),
+        (b"[" * 200_000, "partie.json ist zu tief verschachtelt"),
+        (json.dumps({**record, "players": [{**p, "seat": 0} for p in record["players"]]}),
+         "partie.json ist beschädigt (zwei Spieler haben dieselbe Nummer oder denselben Platz)"),
+        (json.dumps({**record, "log": [{**e, "player": 999} for e in record["log"]]}),
+         "(das Protokoll nennt Spieler 999, der nicht am Tisch sitzt)"),
+        (json.dumps({**record, "seed": -1}), "(seed: mindestens 0)"),
+        (json.dumps({**record, "log": [{**record["log"][0], "player": record["order"][1]},
+                                       *record["log"][1:]]}),
+         "lehnen ihr Protokoll ab (Du bist nicht am Zug.)"),
+        (json.dumps({**record, "players": "Ann"}), "(players: kein Wert der richtigen Art)"),
+    ]
+    for content, words in said:
+        shown = refused(content if isinstance(content, bytes) else content.encode())
+        assert words in shown, shown[:600]
+        assert "That file" not in shown and "Input should" not in shown
+    assert table_count(other_app) == 0
+
+
+def test_flask_import_speaks_the_terminals_language(app, other_app, tmp_path, monkeypatch):
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    runner = other_app.test_cli_runner()
+    broken = tmp_path / "kaputt.json"
+    broken.write_text("{not json")
+    result = runner.invoke(args=["import", str(broken)])
+    assert result.exit_code != 0
+    assert f"{broken} ist kein gültiges JSON (Zeile 1, Spalte 2)" in result.output
+    path = tmp_path / "partie.json"
+    path.write_bytes(downloaded(app, finished(app)))
+    result = runner.invoke(args=["import", str(path)])
+    assert result.exit_code == 0 and f"aus {path} ist jetzt Tisch" in result.output, result.output
+    result = runner.invoke(args=["export", str(tmp_path / "alle.json")])
+    assert result.exit_code == 0 and "1 Tisch nach" in result.output, result.output
+
+
 def test_flask_import_takes_the_record_as_downloaded_into_a_fresh_database(app, other_app, tmp_path):
     table = finished(app, "nothing-beats-a-large")
     path = tmp_path / f"nothing-beats-a-large-{table.code}.json"
