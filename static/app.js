@@ -601,6 +601,28 @@
     keepAwake();
   });
 
+  // -- A phoneless player's screen on the host device ------------------------------------
+  // Shown once, from its cover: the address becomes the cover's at once, and the screen is
+  // emptied as the page is left, so that no Back, Forward, history list, back-forward cache
+  // or restored tab brings its secrets back (the server shows the cover at that address).
+  function secretScreen() {
+    return document.querySelector("[data-secret-screen]");
+  }
+
+  window.addEventListener("pagehide", function () {
+    var secret = secretScreen();
+    if (secret) {
+      secret.replaceChildren();
+    }
+  });
+
+  window.addEventListener("pageshow", function (event) {
+    var secret = secretScreen();
+    if (secret && event.persisted) {
+      location.replace(secret.getAttribute("data-cover"));
+    }
+  });
+
   // The rejoin link carries the seat's token after "#", which browsers never send to a
   // server; this page posts it so the server can set the cookie.
   document.addEventListener("DOMContentLoaded", function () {
@@ -611,6 +633,10 @@
     settingUp();
     followTurn();
     keepAwake();
+    var secret = secretScreen();
+    if (secret) {
+      history.replaceState(null, "", secret.getAttribute("data-cover"));
+    }
     var form = document.querySelector("form[data-rejoin]");
     if (form && location.hash.length > 1) {
       form.elements.token.value = decodeURIComponent(location.hash.slice(1));

@@ -1,6 +1,7 @@
 """The phone and host screens, the fragments htmx swaps into them, and their stream."""
 from __future__ import annotations
 
+import hmac
 import re
 import secrets
 from typing import Any
@@ -333,6 +334,10 @@ def undo(code: str):
 def history(code: str):
     table = read.find(code)
     screen = request.args.get("screen", "phone")
+    if LOCAL_SCREEN.fullmatch(screen):
+        # A page of its own, which Back would show again: a phoneless player's history is
+        # the host's, without their secrets (their screen shows its own last lines).
+        screen = "host"
     viewer = screen_viewer(table, screen)
     undoable = moves.undoable(table, viewer)
     return render_template("table/history.html", table=table, screen=screen,
@@ -341,15 +346,32 @@ def history(code: str):
                            undoable={event.seq: index + 1 for index, event in enumerate(undoable)})
 
 
+REVEAL_COOKIE = "companion_reveal"
+
+
 @bp.get("/as/<int:player_id>")
 def local_player(code: str, player_id: int):
-    """The host device showing one phoneless player's screen, behind a privacy cover."""
+    """The host device showing one phoneless player's screen, behind a privacy cover.
+
+    The cover's link reveals the screen once: it carries a word that a cookie of the cover
+    holds too, and the screen shown forgets it. So an address that showed the screen (Back,
+    Forward, the history list, a reload, a restored tab) shows the cover again."""
     table = read.find(code)
     screen = f"as-{player_id}"
     viewer = screen_viewer(table, screen)
     context = panel_context(table, viewer, screen)
-    context["revealed"] = request.args.get("reveal") == "1"
-    return render_template("table/local.html", **context)
+    asked, held = request.args.get("reveal", ""), request.cookies.get(REVEAL_COOKIE, "")
+    context["revealed"] = bool(asked) and hmac.compare_digest(asked, held)
+    context["reveal_word"] = None if context["revealed"] else secrets.token_urlsafe(16)
+    response = current_app.make_response(render_template("table/local.html", **context))
+    cover = url_for("screens.local_player", code=table.code, player_id=player_id)
+    if context["revealed"]:
+        response.delete_cookie(REVEAL_COOKIE, path=cover, httponly=True,
+                               samesite="Strict", secure=request.is_secure)
+    else:
+        response.set_cookie(REVEAL_COOKIE, context["reveal_word"], path=cover,
+                            httponly=True, samesite="Strict", secure=request.is_secure)
+    return response
 
 
 @bp.get("/record.json")

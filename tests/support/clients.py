@@ -9,7 +9,7 @@ from requests.adapters import HTTPAdapter
 
 from companion.auth import host_cookie, player_cookie
 from companion.web.languages import DEFAULT
-from tests.support.pages import csrf_of
+from tests.support.pages import csrf_of, reveal_link
 
 
 class FromAddress(HTTPAdapter):
@@ -60,7 +60,7 @@ class Client:
     @property
     def home(self) -> str:
         """The path of this viewer's own screen."""
-        return f"/as/{self.player}?reveal=1" if self.local else "/host" if self.host else ""
+        return f"/as/{self.player}" if self.local else "/host" if self.host else ""
 
     def api(self, method: str, path: str, body: Any = None) -> requests.Response:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
@@ -70,6 +70,10 @@ class Client:
                                     json=body, headers=headers, timeout=30)
 
     def page(self, path: str, **kwargs) -> requests.Response:
+        if self.local and path == self.home:  # the screen behind the cover, shown once
+            cover = self.session.get(f"{self.base}/t/{self.code}{path}", timeout=30, **kwargs)
+            return self.session.get(f"{self.base}{reveal_link(cover.text)}", timeout=30,
+                                    **kwargs)
         return self.session.get(f"{self.base}/t/{self.code}{path}", timeout=30, **kwargs)
 
     def csrf(self) -> str:

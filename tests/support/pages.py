@@ -24,6 +24,20 @@ def page(client, url: str, status: int = 200) -> str:
     return response.get_data(as_text=True)
 
 
+REVEAL_LINK = re.compile(r'href="([^"]*/as/\d+\?reveal=[^"]+)"')
+
+
+def reveal_link(cover_html: str) -> str:
+    """The link of a phoneless player's privacy cover that shows their screen (once)."""
+    return html.unescape(REVEAL_LINK.search(cover_html).group(1))
+
+
+def revealed(client, cover_url: str) -> str:
+    """A phoneless player's screen on the host device, as the host shows it: the cover
+    first, then its link (the test client keeps the cover's cookie)."""
+    return page(client, reveal_link(page(client, cover_url)))
+
+
 class _Tags(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)

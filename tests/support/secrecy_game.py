@@ -222,7 +222,9 @@ class Game:
             paths += [(client.home, client.player), (f"/history?screen={screen}", client.player),
                       (f"/undo?screen={screen}&steps=1", client.player), ("/record.json", None)]
             if client.local:
-                paths.append((f"/as/{client.player}", None))  # the privacy cover
+                # The privacy cover, and what an old reveal link (Back, a reload) shows.
+                paths += [(f"/as/{client.player}?cover", None),
+                          (f"/as/{client.player}?reveal=used", None)]
         return paths
 
     def check_screens(self, everything: bool = False) -> None:

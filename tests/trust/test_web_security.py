@@ -144,12 +144,14 @@ def test_players_named_with_html_or_script_are_inert_everywhere(app, live_server
     phones = [Client(base, table.code, token, table.ids[name])
               for name, token in table.tokens.items()]
     local = next(iter(table.local))
+    phoneless = Client(base, table.code, table.host, local, host=True, local=True)
     tokens = [table.host, *table.tokens.values()]
 
     def crawl(stage: str) -> None:
         pages = [(host, p) for p in ("/host", "/panel?screen=host", "/history?screen=host",
                                      "/undo?screen=host", f"/as/{local}",
                                      f"/as/{local}?reveal=1", f"/panel?screen=as-{local}")]
+        pages.append((phoneless, phoneless.home))  # behind the cover
         pages += [(phone, p) for phone in phones
                   for p in ("", "/panel?screen=phone", "/history?screen=phone",
                             "/undo?screen=phone", "/preview?type=play&value=1&count=1")]

@@ -7,7 +7,7 @@ import re
 
 from companion import records
 from tests.support.api import Api
-from tests.support.pages import csrf_of
+from tests.support.pages import csrf_of, revealed
 from tests.support.screens import as_player
 from tests.support.secrecy_guard import history_items
 
@@ -180,8 +180,8 @@ def test_a_player_without_a_phone_plays_through_the_host_behind_a_cover(app):
     assert "Play for Cleo (no phone)" in screen
     cover = host.get(f"/t/{table.code}/as/{cleo['id']}").get_data(as_text=True)
     assert "Pass the device to Cleo" in cover and 'name="cards[]"' not in cover
-    revealed = host.get(f"/t/{table.code}/as/{cleo['id']}?reveal=1").get_data(as_text=True)
-    assert 'name="cards[]"' in revealed
+    screen = revealed(host, f"/t/{table.code}/as/{cleo['id']}")
+    assert 'name="cards[]"' in screen
     # Cleo's secret hand goes in from the host device, which then covers it again.
     cards = ["clowns-P", "clowns-L1", "clowns-L2"]
     html = host.get("/").get_data(as_text=True)

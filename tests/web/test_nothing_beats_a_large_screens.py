@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from tests.support.api import Api, Seated
-from tests.support.pages import csrf_of, page
+from tests.support.pages import csrf_of, page, revealed
 
 GAME = "nothing-beats-a-large"
 # Seed 0 deals (seats Ann, Ben, Cat):
@@ -428,7 +428,7 @@ def test_a_player_without_a_phone_casts_on_the_host_device_behind_its_cover(app,
     assert "Play for Cat (no phone)" in page(host, f"/t/{seated.code}/host")
     cover = page(host, f"/t/{seated.code}/as/{cat}")
     assert "Pass the device to Cat" in cover and "Cast Nothing" not in buttons_of(cover)
-    screen = page(host, f"/t/{seated.code}/as/{cat}?reveal=1")
+    screen = revealed(host, f"/t/{seated.code}/as/{cat}")
     form = form_with(screen, "Cast Nothing")
     assert form["hidden"]["screen"] == f"as-{cat}"
     assert goal_chips(section(screen, "nbl-goals")) == GOALS["Cat"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.support.api import Api
-from tests.support.pages import csrf_of, page
+from tests.support.pages import csrf_of, page, revealed
 from tests.support.screens import post
 
 
@@ -67,4 +67,4 @@ def test_nothing_beats_a_large_says_where_a_phoneless_players_goal_cards_are(app
     assert "Dan has no phone: pass the device to Dan to see their goal cards" in screen
     cover = page(host, f"/t/{table.code}/as/{dan}")
     assert "Pass the device to Dan" in cover and "Your goal cards" not in cover
-    assert "Your goal cards" in page(host, f"/t/{table.code}/as/{dan}?reveal=1")
+    assert "Your goal cards" in revealed(host, f"/t/{table.code}/as/{dan}")
