@@ -7,7 +7,7 @@ PORT ?= 8000
 # The tests run on this many processes (pytest-xdist), each taking the next test as it is free.
 TEST_WORKERS ?= 2
 
-.PHONY: install install-test catalogs messages run test test-fast browser-deps clean
+.PHONY: install install-test lock catalogs messages run test test-fast browser-deps clean
 
 # What the server needs, and no more, and the translations' catalogs compiled.
 install: $(VENV)/.installed static/vendor/.installed catalogs
@@ -15,15 +15,26 @@ install: $(VENV)/.installed static/vendor/.installed catalogs
 # And what the tests need: pytest and its helpers, Playwright, axe-core, Lighthouse.
 install-test: install $(VENV)/.installed-test node_modules/.installed-test
 
-$(VENV)/.installed: pyproject.toml
+# Exactly the versions in the locks (requirements/*.txt, each file's hash checked), then
+# Companion itself; pyproject.toml keeps only lower bounds, for installing it as a package.
+$(VENV)/.installed: pyproject.toml requirements/server.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r requirements/server.txt
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed
-	$(BIN)/pip install --quiet -e '.[test]'
+$(VENV)/.installed-test: $(VENV)/.installed requirements/test.txt
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r requirements/test.txt
 	touch $@
+
+# Upgrading: every package to its newest release within pyproject.toml's bounds, the
+# locks rewritten (then `make test`, and commit the locks with what their change needed).
+LOCK := CUSTOM_COMPILE_COMMAND="make lock" .venv-lock/bin/pip-compile --quiet --upgrade \
+	--generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links
+lock:
+	test -x .venv-lock/bin/pip-compile || { $(PYTHON) -m venv .venv-lock && .venv-lock/bin/pip install --quiet pip-tools; }
+	$(LOCK) -o requirements/server.txt pyproject.toml
+	$(LOCK) --extra test -c requirements/server.txt -o requirements/test.txt pyproject.toml
 
 static/vendor/.installed: package.json package-lock.json
 	npm ci --omit=dev --no-audit --no-fund --loglevel=error
@@ -74,4 +85,4 @@ test-fast: install-test
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not browser"
 
 clean:
-	rm -rf $(VENV) node_modules static/vendor
+	rm -rf $(VENV) .venv-lock node_modules static/vendor
