@@ -11,16 +11,14 @@ from sqlalchemy import Connection, Row, bindparam, func, select
 from ..games.replay import in_effect
 from ..models import Event, Player, Table
 from .connections import reading
-from .prepared import Prepared
 
 TABLES, PLAYERS, EVENTS = Table.__table__, Player.__table__, Event.__table__
 
 CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
 CODE_LENGTH = 4
 
-BY_CODE = Prepared(select(TABLES.c.id, TABLES.c.version).where(
-    TABLES.c.code == bindparam("code")))
-VERSION = Prepared(select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id")))
+BY_CODE = select(TABLES.c.id, TABLES.c.version).where(TABLES.c.code == bindparam("code"))
+VERSION = select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id"))
 ROW = select(*(TABLES.c[name] for name in (
     "id", "code", "game", "status", "version", "moves", "seed", "options", "first_player",
     "finished_at", "next_code", "host_token_hash", "state"))).where(
@@ -53,12 +51,12 @@ CODE_TAKEN = select(func.count()).select_from(TABLES).where(
 
 
 def table_by_code(connection: Connection, code: str) -> tuple[int, int] | None:
-    row = BY_CODE.run(connection, {"code": code}).first()
+    row = connection.execute(BY_CODE, {"code": code}).first()
     return (row[0], row[1]) if row else None
 
 
 def table_version(connection: Connection, table_id: int) -> int:
-    return VERSION.run(connection, {"table_id": table_id}).scalar_one()
+    return connection.execute(VERSION, {"table_id": table_id}).scalar_one()
 
 
 def table_row(connection: Connection, table_id: int) -> Row:

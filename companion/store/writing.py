@@ -25,7 +25,6 @@ from ..models import utcnow
 from ..snapshots import Entry, Snapshot
 from . import reads, saved
 from .connections import transaction
-from .prepared import Prepared
 from .loading import at_least, cache, latest
 from .reads import EVENTS, PLAYERS, TABLES
 
@@ -131,14 +130,14 @@ def _commit(connection: Connection, before: Snapshot, change: Change) -> tuple[i
               **{"new_" + name: value for name, value in values.items()}}
     if notice is not None:
         params.update(channel=notice[0], payload=notice[1])
-        changed = len(statement.run(connection, params).all())
+        changed = len(connection.execute(statement, params).all())
     else:
-        changed = statement.run(connection, params).rowcount
+        changed = connection.execute(statement, params).rowcount
     if changed != 1:
         raise _Lost
     at = utcnow()
     for offset, event in enumerate(change.events, start=1):
-        INSERT_EVENT.run(connection, {
+        connection.execute(INSERT_EVENT, {
             "action": None, "notes": [], "reveal": False, "undoes": None, "action_id": None,
             **event, "table_id": before.id, "seq": before.last_seq + offset,
             "version": version, "at": at})
@@ -170,13 +169,11 @@ def _done(before: Snapshot, change: Change, version: int, at) -> Written:
     return Written(after, version, before.last_seq + 1, change.events[0].get("notes", []))
 
 
-_table_updates: dict[tuple[tuple[str, ...], bool], Prepared] = {}
-EVENT_COLUMNS = ["table_id", "seq", "kind", "actor", "actor_key", "action", "notes",
-                 "reveal", "undoes", "action_id", "version", "at"]
-INSERT_EVENT = Prepared(insert(EVENTS), EVENT_COLUMNS)
+_table_updates: dict[tuple[tuple[str, ...], bool], Any] = {}
+INSERT_EVENT = insert(EVENTS)
 
 
-def _table_update(names: tuple[str, ...], notify: bool) -> Prepared:
+def _table_update(names: tuple[str, ...], notify: bool) -> Any:
     """The conditional UPDATE of these columns, built once per set of columns."""
     key = (names, notify)
     statement = _table_updates.get(key)
@@ -188,7 +185,7 @@ def _table_update(names: tuple[str, ...], notify: bool) -> Prepared:
         if notify:
             statement = statement.returning(
                 func.pg_notify(bindparam("channel"), bindparam("payload")))
-        statement = _table_updates[key] = Prepared(statement)
+        _table_updates[key] = statement
     return statement
 
 

@@ -1,17 +1,13 @@
 """What a request is read in: its language, Babel's locale and Flask-Babel's catalog for
-it, looked up once per request rather than at every message, figure and template a
-rendering reads (Flask-Babel finds the locale and the catalog again, through several
-look-ups of the request's context, at every call: some 60 calls a move, bench/README.md,
-"Languages"). Outside a request (a command, the terminal) it is English."""
+it, one `Reading` per language for the app, so that what is rendered in a language can be
+kept by its code. Outside a request (a command, the terminal) it is English."""
 from __future__ import annotations
 
-from contextvars import ContextVar
 from dataclasses import dataclass
 from gettext import NullTranslations
 
 from babel import Locale
-from flask import g
-from flask.globals import _cv_request
+from flask import current_app, has_request_context
 from flask_babel import get_locale, get_translations
 
 
@@ -33,28 +29,18 @@ def _reading(locale: Locale, translations: NullTranslations) -> Reading:
 
 
 ENGLISH = _reading(Locale("en"), NullTranslations())
-# The request this context last read for, Flask-Babel's record of the locale it chose for
-# it (its `force_locale` and `refresh` change that), that locale, and the reading: kept in
-# a context variable of its own, since reading one through `flask.g` costs as much again.
-LAST: ContextVar[tuple] = ContextVar("reading", default=(None, None, None, ENGLISH))
 
 
 def reading() -> Reading:
-    """This request's reading: worked out at its first use in the request, and again
-    should the request's locale change (`force_locale`, `refresh`)."""
-    # Flask's own context variable, read directly: `has_request_context()` and the
-    # `request` proxy each look it up again, and this runs some 60 times a move.
-    context = _cv_request.get(None)
-    if context is None:
+    """This request's reading, in the locale Flask-Babel chose for it (which its
+    `force_locale` and `refresh` change)."""
+    if not has_request_context():
         return ENGLISH
-    read_for, chosen_in, locale, found = LAST.get()
-    if read_for is context and getattr(chosen_in, "babel_locale", None) is locale:
-        return found
     locale = get_locale()
-    # One reading per language for the app: its catalog found once, not at every request.
-    readings = context.app.extensions.setdefault("companion_readings", {})
-    found = readings.get(locale)
+    if locale is None:
+        return ENGLISH
+    readings = current_app.extensions.setdefault("companion_readings", {})
+    found = readings.get(str(locale))
     if found is None:
-        found = readings[locale] = _reading(locale, get_translations())
-    LAST.set((context, g.get("_flask_babel"), locale, found))
+        found = readings[str(locale)] = _reading(locale, get_translations())
     return found

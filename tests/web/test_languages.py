@@ -283,47 +283,41 @@ def test_each_language_has_its_own_compiled_templates(german_app):
         assert said in shown and unsaid not in shown
 
 
-def test_a_message_translated_as_its_template_compiles_renders_as_at_each_rendering(
-        german_app):
-    """What compiling a message in changes nothing a template shows: its placeholders
-    filled in at each rendering and escaped (the translation itself is not), a literal
-    percent sign, a message inside an expression (kept in a variable, joined to markup,
-    which stays markup); and what is not translated at compile time (a plural, a message
-    named by a variable, one joined to constants alone, which Jinja would fold into plain
-    text) translated as it renders, its markup kept."""
-    from jinja2 import DictLoader
-
-    from companion.web.templating import TemplateEnvironment
+def test_a_message_renders_in_the_readers_language_with_its_values_escaped(german_app):
+    """A template's message: its placeholders filled in and escaped (the translation itself
+    is not), a literal percent sign, a message inside an expression (kept in a variable,
+    joined to markup, which stays markup), a plural, a message named by a variable, one
+    joined to constants alone; each in the reader's language, at every rendering."""
+    from flask import render_template_string
 
     templates = {
-        "printed.html": '{{ _("Numbers from 1 to %(highest)s.", highest=top) }}|'
-                        '{{ _("Room code") }}|{{ _("100%% <i>sure</i>") }}|'
-                        "{{ _('Numbers from 1 to %(highest)s.', "
-                        "highest=('<b>'|safe ~ top ~ '</b>'|safe)) }}",
-        "kept.html": '{% set said = _("Numbers from 1 to %(highest)s.", highest=top) %}'
-                     '{{ said }}|{{ said|length }}',
-        "joined.html": "{{ '<small>'|safe ~ _('Room code') ~ top }}|"
-                       '{{ "<b>"|default(_("Room code")) }}|{{ unset|default(_("Room code")) }}',
-        "at_rendering.html": '{{ _(word) }}|{{ ngettext("%(num)s room", "%(num)s rooms", 2) }}|'
-                             "{{ '<small>'|safe ~ _('Room code') ~ '</small>'|safe }}",
+        "printed": '{{ _("Numbers from 1 to %(highest)s.", highest=top) }}|'
+                   '{{ _("Room code") }}|{{ _("100%% <i>sure</i>") }}|'
+                   "{{ _('Numbers from 1 to %(highest)s.', "
+                   "highest=('<b>'|safe ~ top ~ '</b>'|safe)) }}",
+        "kept": '{% set said = _("Numbers from 1 to %(highest)s.", highest=top) %}'
+                '{{ said }}|{{ said|length }}',
+        "joined": "{{ '<small>'|safe ~ _('Room code') ~ top }}|"
+                  '{{ "<b>"|default(_("Room code")) }}|{{ unset|default(_("Room code")) }}',
+        "at_rendering": '{{ _(word) }}|{{ ngettext("Exported %(num)s table to %(file)s.", '
+                        '"Exported %(num)s tables to %(file)s.", 2, file="<f>") }}|'
+                        "{{ '<small>'|safe ~ _('Room code') ~ '</small>'|safe }}",
     }
-    environment = TemplateEnvironment(german_app, loader=DictLoader(templates), autoescape=True,
-                                      extensions=["jinja2.ext.i18n"])
-    environment.install_null_translations(newstyle=True)
     for language, numbers, code in (("de", "Zahlen von 1 bis", "Raumcode"),
                                     ("en", "Numbers from 1 to", "Room code"),
                                     ("de", "Zahlen von 1 bis", "Raumcode")):
         with german_app.test_request_context("/", headers={"Cookie": f"{COOKIE}={language}"}):
-            printed = environment.get_template("printed.html").render(top="<b>")
-            assert printed == (f"{numbers} &lt;b&gt;.|{code}|100% <i>sure</i>|"
-                               f"{numbers} <b>&lt;b&gt;</b>.")
-            kept = environment.get_template("kept.html").render(top="<b>")
-            assert kept == f"{numbers} &lt;b&gt;.|{len(numbers + ' &lt;b&gt;.')}"
-            joined = environment.get_template("joined.html").render(top="<b>")
-            assert joined == f"<small>{code}&lt;b&gt;|&lt;b&gt;|{code}"
-            # (The null translations installed here render what is left to the rendering.)
-            rendered = environment.get_template("at_rendering.html").render(word="Room code")
-            assert rendered == "Room code|2 rooms|<small>Room code</small>"
+            def rendered(name: str, **values) -> str:
+                return render_template_string(templates[name], **values)
+
+            assert rendered("printed", top="<b>") == (
+                f"{numbers} &lt;b&gt;.|{code}|100% <i>sure</i>|{numbers} <b>&lt;b&gt;</b>.")
+            assert rendered("kept", top="<b>") == (
+                f"{numbers} &lt;b&gt;.|{len(numbers + ' &lt;b&gt;.')}")
+            assert rendered("joined", top="<b>") == f"<small>{code}&lt;b&gt;|&lt;b&gt;|{code}"
+            rooms = "Exported 2 tables to &lt;f&gt;."  # (not in the test's German)
+            assert rendered("at_rendering", word="Room code") == (
+                f"{code}|{rooms}|<small>{code}</small>")
 
 
 def test_a_template_may_name_its_placeholders_as_it_likes(german_app):
