@@ -16,7 +16,8 @@ from . import commands, config
 from .extensions import csrf, db, limiter, migrate
 from .games import GAMES
 from .jsontext import JSONProvider, to_json
-from .web import languages, messages
+from .i18n import messages
+from .web import languages
 from .web.session import SessionInterface
 from .web.templating import TemplateEnvironment, url_for
 

@@ -38,7 +38,7 @@ from .games.replay import in_effect, replay, seat_order
 from .models import Event, Player, Table
 from .table import notes
 from .table.checks import field_problem
-from .web import messages
+from .i18n import messages
 
 FORMAT = "companion-export"
 VERSION = 2

@@ -27,7 +27,7 @@ from ..games.replay import action_rng, replay, seat_order, setup_rng
 from ..models import utcnow
 from ..snapshots import UNDO_TAIL, Snapshot
 from ..store import Change
-from ..web import messages
+from ..i18n import messages
 from .checks import read_envelope, validation_message
 from .read import names_of, seated, summary, view
 from .seating import require_host, require_lobby

@@ -17,7 +17,7 @@ from ..games.messages import Player, message
 from ..jsontext import OPTIONS
 from ..snapshots import Seat, Snapshot
 from ..store.loading import log_entries
-from ..web import messages
+from ..i18n import messages
 
 
 def normalise_code(code: str) -> str:

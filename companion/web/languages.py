@@ -19,7 +19,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from ..auth import COOKIE_MAX_AGE
-from .reading import reading
+from ..i18n.reading import reading
 from .templating import numberformat, translating
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,8 @@ from ..record_import import import_record, is_record
 from ..table import read, replaying
 from ..table.replaying import Step
 from ..transfer import ImportRefused, parse_json
-from . import messages, public_part
+from ..i18n import messages
+from . import public_part
 from .screens import LOG_LINES, game_folder
 
 bp = Blueprint("replay", __name__)

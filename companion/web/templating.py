@@ -12,7 +12,7 @@ from babel.numbers import format_decimal
 from jinja2 import TemplateNotFound, pass_eval_context
 from markupsafe import Markup
 
-from .reading import reading
+from ..i18n.reading import reading
 
 DICT_ATTRIBUTES = frozenset(dir(dict))
 

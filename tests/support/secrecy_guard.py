@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.messages import text_from_json
-from companion.web import messages
+from companion.i18n import messages
 from tests.support.counts import COUNTS
 from tests.support.pages import inert
 

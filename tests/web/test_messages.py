@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from companion.games.engine import Note
 from companion.games.messages import Player, message, players, plural
-from companion.web import messages
+from companion.i18n import messages
 from tests.support.app import make_app
 
 NAMES = {1: "Ann", 2: "<b>Bob</b>", 3: "Cat & Co"}
