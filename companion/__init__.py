@@ -59,8 +59,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     limiter.init_app(app)
     languages.register(app)
 
-    from .web import (api, compress, display, downloads, errors, health, links, lobby,
-                      public_part, replay, screens)
+    from .web import (api, box_labels, compress, display, downloads, errors, health, links,
+                      lobby, public_part, replay, screens)
     from .web import stream_limits
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
@@ -76,6 +76,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.globals["url_for"] = url_for
     app.jinja_env.globals["has_template"] = app.jinja_env.has_template
     app.jinja_env.globals["qr_svg"] = links.qr_svg
+    app.jinja_env.globals["game_name"] = box_labels.game_name
     app.jinja_env.filters["name_list"] = name_list
     app.jinja_env.filters["and_list"] = and_list
     app.jinja_env.filters["breakable_url"] = links.breakable

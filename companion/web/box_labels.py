@@ -5,7 +5,10 @@ the templates show each through `_()`, in the screen's language. A word the box 
 here too (tests/web/test_box_labels.py checks Big Money's box data against this list)."""
 from __future__ import annotations
 
-from flask_babel import lazy_gettext
+from flask_babel import gettext, lazy_gettext
+
+from ..games import GAMES
+from ..snapshots import Snapshot
 
 GAME_WORDS = (
     lazy_gettext("Go Big"),
@@ -77,3 +80,12 @@ SCORE_SHEET_REFUSALS = (
     lazy_gettext("a tie-break names a category the sheet does not have"),
     lazy_gettext("each tie-break can be used only once"),
 )
+
+
+def game_name(table: Snapshot) -> str:
+    """What a table's screens call its game: the game it plays (Fan Tan, a score sheet's
+    game as the host named it), in the screen's language when it is a box's word."""
+    engine = GAMES[table.game]
+    name = engine.played_as(table.options)
+    typed = engine.saved_by is not None and name != engine.title
+    return name if typed else gettext(name)

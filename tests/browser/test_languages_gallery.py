@@ -2,8 +2,10 @@
 and a TV's 1920 x 1080: the lobby, the new-table form, the join and rejoin pages, the phone,
 host and display screens mid-game and at the end, the history, the result and the replay,
 and /games. On each: the page says its language, no console error, no sideways scroll, no
-word broken across lines, nothing cut off, controls keep their tap size, and no English
-sentence is left (the page's text is compared with the English source of every message
+word broken across lines, nothing cut off, on the phone nothing wider than its own box
+(a table that scrolls sideways inside the page included), controls keep their tap size, the
+end screens show the result (and the finished score sheet its last round by category), and
+no English sentence is left (the page's text is compared with the English source of every message
 whose translation differs). Screenshots per language land in test-artifacts/languages/."""
 from __future__ import annotations
 
@@ -30,6 +32,19 @@ CUT_OFF = """() => [...document.querySelectorAll('body *')]
   .map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}: `
             + e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40))"""
 
+# Content wider than its own box, on a phone: whether the box hides the rest, lets it spill
+# out, or scrolls it sideways inside the page (a table a player must swipe to read its last
+# columns of). The innermost such boxes, with what they hold.
+WIDER_THAN_ITS_BOX = """() => {
+  const wide = [...document.querySelectorAll('main *')]
+    .filter(e => e.getClientRects().length && !e.closest('svg, [hidden], .visually-hidden'))
+    .filter(e => e.clientWidth > 2 && e.scrollWidth > e.clientWidth + 1);
+  return wide.filter(e => !wide.some(other => other !== e && e.contains(other)))
+    .map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} `
+              + `(${e.scrollWidth} px in ${e.clientWidth}): `
+              + e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40));
+}"""
+
 # What a reader reads on the page: its text, and the words of its controls' labels.
 READ = """() => [document.body.innerText,
   ...[...document.querySelectorAll('[aria-label], [title], [placeholder], input[type=submit]')]
@@ -44,6 +59,17 @@ def site(tmp_path_factory):
 
 
 GROUPS = ("pages",) + tuple(GAME_TABLES)
+
+# What a screen must show for its check to mean anything: the result at the end, and the
+# finished score sheet's last round by category (its widest table).
+END_SCREENS = ("-end-phone", "-end-host", "-end-display")
+SHEET_BY_CATEGORY = ".sheet-table.detail caption"
+
+
+def must_show(name: str) -> list[str]:
+    if not name.endswith(END_SCREENS):
+        return []
+    return [".result"] + ([SHEET_BY_CATEGORY] if name.startswith("score-sheet-") else [])
 
 
 def screens(site, group: str) -> list[tuple[str, str, list]]:
@@ -89,6 +115,9 @@ def test_every_screen_reads_in_its_language_and_fits(site, new_phone, language, 
         said = page.evaluate("document.documentElement.lang")
         if said != language:
             problems.append(f"{name}: the page says lang={said!r}")
+        for part in must_show(name):
+            if not page.locator(part).first.is_visible():
+                problems.append(f"{name}: {part} not shown")
         left = english_in(page.evaluate(READ), language)
         if left:
             problems.append(f"{name}: English left: {left[:5]}")
@@ -99,6 +128,9 @@ def test_every_screen_reads_in_its_language_and_fits(site, new_phone, language, 
                 screenshot(page, f"languages/{language}/{shot}")
             if screen == "phone":
                 problems += fits_a_phone(page, f"{shot}")
+                wide = page.evaluate(WIDER_THAN_ITS_BOX)
+                if wide:
+                    problems.append(f"{shot}: wider than its box: {wide[:5]}")
             elif page.evaluate("document.documentElement.scrollWidth") > size["width"]:
                 problems.append(f"{shot}: wider than the screen")
             cut = page.evaluate(CUT_OFF)
