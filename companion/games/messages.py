@@ -36,31 +36,33 @@ class Message(str):
     """A message id with its parameters. It reads (as a str) as its English text with the
     `{name:ID}` placeholders of the players it names, so a sentence can be compared and
     searched in tests and logs; the web layer renders it from `id` and `params` instead.
-    A plural message also has its plural id and the name of the parameter that counts."""
+    A plural message also has its plural id and the name of the parameter that counts
+    (`counted_by`; a str's own `count` stays the str's)."""
 
     id: str
     params: dict[str, Any]
     plural_id: str | None
-    count: str | None
+    counted_by: str | None
 
     def __new__(cls, msgid: str, params: dict[str, Any] | None = None,
-                plural_id: str | None = None, count: str | None = None) -> "Message":
+                plural_id: str | None = None, counted_by: str | None = None) -> "Message":
         params = dict(params or {})
-        chosen = msgid if plural_id is None or params[count] == 1 else plural_id
+        chosen = msgid if plural_id is None or params[counted_by] == 1 else plural_id
         english = chosen % {k: english_of(v) for k, v in params.items()} if params else chosen
         made = super().__new__(cls, english)
-        made.id, made.params, made.plural_id, made.count = msgid, params, plural_id, count
+        made.id, made.params, made.plural_id = msgid, params, plural_id
+        made.counted_by = counted_by
         return made
 
     def __reduce__(self):
-        return Message, (self.id, self.params, self.plural_id, self.count)
+        return Message, (self.id, self.params, self.plural_id, self.counted_by)
 
     def to_json(self) -> dict:
         data: dict[str, Any] = {"msg": self.id}
         if self.params:
             data["params"] = {k: param_json(v) for k, v in self.params.items()}
         if self.plural_id is not None:
-            data.update(plural=self.plural_id, count=self.count)
+            data.update(plural=self.plural_id, count=self.counted_by)
         return data
 
     @classmethod
@@ -70,7 +72,7 @@ class Message(str):
 
     def renumbered(self, renumber: dict[int, int]) -> "Message":
         return Message(self.id, {k: _renumbered_param(v, renumber) for k, v in self.params.items()},
-                       self.plural_id, self.count)
+                       self.plural_id, self.counted_by)
 
 
 def message(msgid: str, **params: Param) -> Message:

@@ -91,7 +91,7 @@ def _text(text: Any, names: dict[int, str], quote: Callable, reader: Reading) ->
         template = quote(reader.translations.gettext(text.id))
     else:
         template = quote(reader.translations.ngettext(text.id, text.plural_id,
-                                                      int(text.params[text.count])))
+                                                      int(text.params[text.counted_by])))
     if not text.params:
         return template
     # (str's `%`: the values are quoted already, where Markup's would escape them again.)

@@ -330,3 +330,13 @@ def test_the_secrecy_check_sees_a_leak(games):
             assert needles.in_data({"public": {**public, "leak": as_stored(secrets)}})
             assert needles.in_text(f"leak {json.dumps(as_stored(secrets))}") or not needles.texts
             break
+
+
+def test_a_message_is_a_str_whose_own_methods_work():
+    """A message reads as its English text: a str's methods work on it, a plural's too."""
+    from companion.games.messages import Player, message, plural
+
+    said = plural("%(who)s took %(count)s card", "%(who)s took %(count)s cards", "count",
+                  who=Player(1), count=3)
+    assert said.count("card") == 1 and said.counted_by == "count"
+    assert message("Ann and Ann").count("Ann") == 2
