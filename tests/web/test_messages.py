@@ -76,7 +76,7 @@ def test_a_note_keeps_its_messages_through_json_and_renumbering():
     assert stored["text"] == {"msg": "%(player)s passed.", "params": {"player": {"player": 1}}}
     again = Note.from_json(stored).renumbered({1: 7, 2: 8})
     assert again.text == "{name:7} passed."
-    assert again.private[8].params["player"] == Player(8) and again.private[8].count == "count"
+    assert again.private[8].params["player"] == Player(8) and again.private[8].counted_by == "count"
     assert again.reveal
 
 
