@@ -154,9 +154,24 @@ def wait_for_port(port: int, process: subprocess.Popen, name: str, log: Path,
             time.sleep(0.05)
 
 
+class RedisProcess:
+    """A redis-server the test runs: its storage URI, and the process, which the test may
+    freeze (SIGSTOP: a host that stops answering without closing a connection, as a
+    frozen machine or a network that drops packets does) and thaw again."""
+
+    def __init__(self, process: subprocess.Popen, uri: str):
+        self.process, self.uri = process, uri
+
+    def freeze(self) -> None:
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
+
 @contextmanager
-def redis_server(folder: Path):
-    """A redis-server on a free port, its files in `folder`; its storage URI."""
+def redis_process(folder: Path):
+    """A redis-server on a free port, its files in `folder`."""
     if REDIS is None:
         pytest.skip("REDIS-SERVER IS MISSING: install Debian's redis-server package to test "
                     "the shared rate limits (CI installs it)")
@@ -169,7 +184,15 @@ def redis_server(folder: Path):
             stdout=output, stderr=subprocess.STDOUT)
     try:
         wait_for_port(port, process, "redis-server", log)
-        yield f"redis://127.0.0.1:{port}"
+        yield RedisProcess(process, f"redis://127.0.0.1:{port}")
     finally:
+        process.send_signal(signal.SIGCONT)  # a frozen process ends only once thawed
         process.terminate()
         process.wait(timeout=10)
+
+
+@contextmanager
+def redis_server(folder: Path):
+    """A redis-server on a free port, its files in `folder`; its storage URI."""
+    with redis_process(folder) as redis:
+        yield redis.uri
