@@ -34,19 +34,20 @@ def count_missed_lookup() -> None:
 
 
 def storage_options(uri: str) -> dict:
-    """The timeouts of the limits storage at `uri`, in the words its client library takes
-    (redis-py for redis://, valkey://, their +sentinel, +cluster and +unix forms, pymemcache
-    for memcached://)."""
+    """The options of the limits storage at `uri`: its timeouts, in the words its client
+    library takes (redis-py for redis://, valkey://, their +sentinel, +cluster and +unix
+    forms, pymemcache for memcached://)."""
     scheme = uri.split("://", 1)[0]
+    options = {"wrap_exceptions": True}  # its failures are limits' StorageError
     if scheme.startswith(("redis", "valkey")):
         timeouts = {"socket_timeout": STORAGE_TIMEOUT_SECONDS,
                     "socket_connect_timeout": STORAGE_TIMEOUT_SECONDS}
+        options.update(timeouts)
         if scheme.endswith("+sentinel"):  # the sentinels' own connections too
-            return {**timeouts, "sentinel_kwargs": dict(timeouts)}
-        return timeouts
-    if scheme.startswith("memcached"):
-        return {"connect_timeout": STORAGE_TIMEOUT_SECONDS, "timeout": STORAGE_TIMEOUT_SECONDS}
-    return {}
+            options["sentinel_kwargs"] = timeouts
+    elif scheme.startswith("memcached"):
+        options.update(connect_timeout=STORAGE_TIMEOUT_SECONDS, timeout=STORAGE_TIMEOUT_SECONDS)
+    return options
 
 
 def shared_storage(config) -> bool:
@@ -63,7 +64,9 @@ csrf = CSRFProtect()
 # shared storage (RATELIMIT_STORAGE_URI) cannot be reached, or does not answer within
 # STORAGE_TIMEOUT_SECONDS, each process counts in memory until it answers again; a storage
 # failing in the middle of a request costs the request nothing (swallow_errors).
+# Its own headers are off: it would put its window's end in Retry-After on every answer,
+# over the app's own wait (errors.py); a 429 of the limits says it (errors.rate_limited).
 limiter = Limiter(key_func=get_remote_address, in_memory_fallback_enabled=True,
-                  swallow_errors=True, default_limits=[], headers_enabled=True,
+                  swallow_errors=True, default_limits=[], headers_enabled=False,
                   application_limits=[LOOKUP_MISSES],
                   application_limits_deduct_when=missed_lookup)

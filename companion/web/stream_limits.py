@@ -223,8 +223,7 @@ def register(app: Flask) -> None:
     """The app's stream counts: per process, and shared when the rate limits are."""
     uri = app.config["RATELIMIT_STORAGE_URI"]
     per_address = app.config["STREAMS_PER_ADDRESS"] if app.config["RATELIMIT_ENABLED"] else 0
-    shared = (SharedCounts(storage_from_string(uri, wrap_exceptions=True,
-                                               **app.config["RATELIMIT_STORAGE_OPTIONS"]))
+    shared = (SharedCounts(storage_from_string(uri, **app.config["RATELIMIT_STORAGE_OPTIONS"]))
               if per_address and not uri.startswith("memory://") else None)
     app.extensions["companion_streams"] = StreamCounts(per_address, app.config["WORKER_BUDGET"],
                                                        shared)

@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import weakref
 from contextlib import contextmanager
@@ -16,11 +17,13 @@ from pathlib import Path
 
 import pytest
 import requests
+from sqlalchemy.engine import make_url
 
 from tests.support.app import ROOT, free_port
 
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")
 REDIS = shutil.which("redis-server")
+PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 TAIL_LINES = 40
 
 
@@ -196,3 +199,46 @@ def redis_server(folder: Path):
     """A redis-server on a free port, its files in `folder`; its storage URI."""
     with redis_process(folder) as redis:
         yield redis.uri
+
+
+@contextmanager
+def pgbouncer(url: str):
+    """PgBouncer (Debian's) in transaction mode in front of the PostgreSQL database `url`:
+    its process and its own URL. Its files are in a folder of their own, which it can
+    read: it refuses to run as root, and runs as postgres."""
+    if not os.access(PGBOUNCER, os.X_OK):
+        pytest.fail("pgbouncer is missing: install Debian's pgbouncer package", pytrace=False)
+    folder = Path(tempfile.mkdtemp(prefix="companion-pgbouncer-"))
+    target = make_url(url)
+    port = free_port()
+    (folder / "users.txt").write_text(f'"{target.username}" "{target.password}"\n')
+    (folder / "pgbouncer.ini").write_text(f"""[databases]
+{target.database} = host={target.host} port={target.port or 5432} dbname={target.database}
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = {port}
+unix_socket_dir =
+auth_type = plain
+auth_file = {folder / 'users.txt'}
+pool_mode = transaction
+default_pool_size = 4
+max_client_conn = 500
+logfile = {folder / 'pgbouncer.log'}
+""")
+    log = folder / "pgbouncer.log"  # its own log, and what it says before it opens that
+    log.touch()
+    command = [PGBOUNCER, str(folder / "pgbouncer.ini")]
+    if os.geteuid() == 0:
+        command.insert(1, "--user=postgres")
+        shutil.chown(folder, "postgres")
+        for name in ("users.txt", "pgbouncer.ini", "pgbouncer.log"):
+            shutil.chown(folder / name, "postgres")
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, process, "pgbouncer", log)
+        yield process, target.set(port=port).render_as_string(hide_password=False)
+    finally:
+        process.terminate()
+        process.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
