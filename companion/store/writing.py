@@ -50,7 +50,8 @@ class NewTable:
 class Change:
     """What one write changes: the table row's new values (the store sets its version),
     the log's new events (the store numbers them), seats added (in seat order), edited
-    (by player id) or removed, and a table created with it (the next game's)."""
+    (by player id) or removed, and a table created with it (the next game's), its options
+    kept under their name (`named`) as a table created on its own would keep them."""
 
     row: dict[str, Any] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -58,12 +59,13 @@ class Change:
     edit_seats: dict[int, dict[str, Any]] = field(default_factory=dict)
     remove_seats: list[int] = field(default_factory=list)
     new_table: NewTable | None = None
+    named: saved.Named | None = None
 
     def is_one_action(self) -> bool:
         """One action and nothing else: the snapshot after it is built in memory."""
         return (len(self.events) == 1 and self.events[0]["kind"] == "action"
                 and not (self.add_seats or self.edit_seats or self.remove_seats
-                         or self.new_table))
+                         or self.new_table or self.named))
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,8 @@ def _commit(connection: Connection, before: Snapshot, change: Change) -> tuple[i
     _seat(connection, before.id, change.add_seats)
     if change.new_table is not None:
         _insert_table(connection, change.new_table)
+    if change.named is not None:
+        saved.save(connection, change.named)
     return version, at
 
 
