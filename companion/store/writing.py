@@ -210,13 +210,16 @@ def _insert_table(connection: Connection, table: NewTable) -> int:
     return table_id
 
 
-def import_tables(tables: list[NewTable]) -> None:
-    """Tables brought whole from elsewhere (an export), their players keeping their ids:
-    all in one transaction, or none. On PostgreSQL the players' id sequence is moved past
-    them (SQLite takes the largest id plus one by itself)."""
+def import_tables(tables: list[NewTable], defaults: list[dict[str, Any]] | None = None,
+                  named: list[dict[str, Any]] | None = None) -> None:
+    """Tables brought whole from elsewhere (an export), their players keeping their ids,
+    with the saved settings it holds (`saved.merge`): all in one transaction, or none. On
+    PostgreSQL the players' id sequence is moved past them (SQLite takes the largest id
+    plus one by itself)."""
     with transaction() as connection:
         for table in tables:
             _insert_table(connection, table)
+        saved.merge(connection, defaults or [], named or [])
         if connection.dialect.name == "postgresql":
             largest = connection.execute(select(func.max(PLAYERS.c.id))).scalar() or 0
             connection.execute(select(func.setval(
