@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine, make_url
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import commands, config
-from .extensions import csrf, db, limiter, migrate
+from .extensions import csrf, db, limiter, migrate, storage_options
 from .games import GAMES
 from .jsontext import JSONProvider, to_json
 from .i18n import messages
@@ -48,6 +48,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     if overrides:
         app.config.update(overrides)
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config))
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS",
+                          storage_options(app.config["RATELIMIT_STORAGE_URI"]))
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if app.config["PROXIES"]:
         trusted = app.config["PROXIES"]

@@ -16,18 +16,24 @@ typed parameter) and replayed for its state.
 
 Version 2 holds the log's lines as messages (an id and its parameters); a file of version
 1 holds them as English text, and its lines are made again by replaying its logs.
+
+Beside the tables, a file holds the settings saved on the server: each game's defaults
+(its box and house rules, "saved_defaults") and the options saved under a name (a score
+sheet's, "saved_options"). They are imported with the tables, each kept unless the one
+here was saved later (`store.saved.merge`); a file without them (an older export) brings
+none.
 """
 from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, Optional, TextIO
 
 import click
 from flask_babel import lazy_gettext
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy import func
 
 from . import store
@@ -36,9 +42,11 @@ from .games import GAMES
 from .games.engine import IllegalAction, Note
 from .games.replay import in_effect, replay, seat_order
 from .models import Event, Player, Table
+from .errors import CompanionError
 from .table import notes
 from .table.checks import field_problem
 from .i18n import messages
+from .table.seating import validate_options
 
 FORMAT = "companion-export"
 VERSION = 2
@@ -71,6 +79,12 @@ TWICE = lazy_gettext("The file holds table %(table)s twice.")
 CODE_TAKEN = lazy_gettext("The code %(table)s is already taken by a different table in this "
                           "database (created %(created)s, the file's %(given)s); nothing was "
                           "imported.")
+SETTINGS_DAMAGED = lazy_gettext("The saved settings in %(name)s: %(problem)s.")
+SETTINGS_NO_SUCH_GAME = lazy_gettext("%(name)s holds saved settings of %(game)s, a game this "
+                                     "server does not have.")
+SETTINGS_REFUSED = lazy_gettext("The saved settings of %(title)s in %(name)s: %(problem)s")
+SETTINGS_TIME = lazy_gettext("The saved settings in %(name)s: %(value)s is not a date and "
+                             "time.")
 DATABASE_REFUSED = lazy_gettext("The import was refused by the database, and nothing was "
                                 "imported: %(reason)s")
 
@@ -137,6 +151,20 @@ class TableRecord(Record):
     events: list[EventRecord]
 
 
+class SavedDefaultsRecord(Record):
+    game: str = Field(max_length=40)
+    options: dict[str, Any]
+    saved_at: str
+
+
+class SavedOptionsRecord(Record):
+    game: str = Field(max_length=40)
+    name: str = Field(min_length=1, max_length=40)
+    options: dict[str, Any]
+    uses: int = Field(ge=1, le=2**31 - 1)
+    saved_at: str
+
+
 def _time(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
@@ -176,7 +204,15 @@ def export_to(out: TextIO) -> int:
     """Write every table to `out`, oldest first, one at a time; how many."""
     ids = db.session.execute(
         db.select(Table.id).order_by(Table.created_at, Table.code)).scalars().all()
-    out.write(f'{{"format": "{FORMAT}", "version": {VERSION}, "tables": [')
+    defaults, named = store.saved.everything()
+    out.write(f'{{"format": "{FORMAT}", "version": {VERSION},\n')
+    for key, rows in (("saved_defaults", defaults), ("saved_options", named)):
+        json.dump(key, out)
+        out.write(": ")
+        json.dump([{**row, "saved_at": _time(row["saved_at"])} for row in rows], out,
+                  sort_keys=True)
+        out.write(",\n")
+    out.write('"tables": [')
     for index, table_id in enumerate(ids):
         out.write(",\n" if index else "\n")
         json.dump(table_record(db.session.get(Table, table_id)), out, sort_keys=True)
@@ -354,10 +390,49 @@ def import_from(path: Path) -> tuple[int, int]:
     return import_document(read_json(path), path)
 
 
+def settings_of(document: dict, path: Path) -> tuple[list[dict], list[dict]]:
+    """The saved settings of an export document, checked for shape and by their games'
+    rules, as `store.saved.merge` takes them (none in a file without them)."""
+    found: tuple[list[dict], list[dict]] = ([], [])
+    kinds = {"saved_defaults": SavedDefaultsRecord, "saved_options": SavedOptionsRecord}
+    for kind, (key, model) in enumerate(kinds.items()):
+        try:
+            records = TypeAdapter(list[model]).validate_python(document.get(key, []))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            raise ImportRefused(said(SETTINGS_DAMAGED, name=str(path), problem=field_problem(
+                {**error, "loc": (key, *error["loc"])}))) from None
+        for record in records:
+            engine = GAMES.get(record.game)
+            if engine is None:
+                raise ImportRefused(said(SETTINGS_NO_SUCH_GAME, name=str(path),
+                                         game=repr(record.game)))
+            try:
+                options = validate_options(engine, record.options)
+            except CompanionError as exc:
+                raise ImportRefused(said(SETTINGS_REFUSED, title=engine.title, name=str(path),
+                                         problem=exc.message)) from None
+            found[kind].append({**record.model_dump(), "options": options,
+                                "saved_at": _saved_time(record.saved_at, path)})
+    return found
+
+
+def _saved_time(value: str, path: Path) -> datetime:
+    """A saved setting's time, as the database keeps it (UTC, without a zone)."""
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise ImportRefused(said(SETTINGS_TIME, name=str(path), value=repr(value))) from None
+    if when.tzinfo is not None:
+        when = when.astimezone(timezone.utc).replace(tzinfo=None)
+    return when
+
+
 def import_document(document: Any, path: Path) -> tuple[int, int]:
-    """Import the tables of an export document read from `path`: (imported, already
-    there)."""
+    """Import the tables of an export document read from `path`, and its saved settings:
+    (tables imported, tables already there)."""
     records = tables_of(document, path)
+    defaults, named = settings_of(document, path)
     codes = [record.code for record in records]
     twice = {code for code in codes if codes.count(code) > 1}
     if twice:
@@ -375,16 +450,17 @@ def import_document(document: Any, path: Path) -> tuple[int, int]:
                                      given=record.created_at))
     for record in new:
         check_replay(record)
-    insert(new)
+    insert(new, defaults, named)
     return len(new), len(records) - len(new)
 
 
-def insert(records: list[TableRecord]) -> None:
-    """Write these checked tables, renumbering the players whose ids are taken: all of
-    them, or none."""
+def insert(records: list[TableRecord], defaults: list[dict] | None = None,
+           named: list[dict] | None = None) -> None:
+    """Write these checked tables, renumbering the players whose ids are taken, and the
+    saved settings (`settings_of`): all of them, or none."""
     placed = _renumber_where_taken(records)
     try:
-        store.import_tables([_new_table(record) for record in placed])
+        store.import_tables([_new_table(record) for record in placed], defaults, named)
     except ImportRefused:
         raise
     except Exception as exc:

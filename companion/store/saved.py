@@ -1,21 +1,23 @@
 """Options saved under a name (a score sheet's game name, "Wingspan"): written in the
 transaction that creates a table of that name, read for the new-table form (the saved
-sheets, the names offered as the host types)."""
+sheets, the names offered as the host types). And, with a game's saved defaults (its box
+and house rules), read whole for an export and merged from one."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from collections import Counter
 
-from ..models import SavedOptions, utcnow
+from ..models import SavedDefaults, SavedOptions, utcnow
 from .connections import reading
 from .reads import TABLES
 
 SAVED = SavedOptions.__table__
+DEFAULTS = SavedDefaults.__table__
 # How many saved names the form offers: the most used first.
 OFFERED = 200
 # How many of the latest tables of a game are looked at for names nothing is saved under
@@ -78,3 +80,43 @@ def names(game: str, option: str, limit: int = OFFERED) -> list[str]:
     offered += [name for name, _ in seen.most_common()
                 if isinstance(name, str) and name.casefold() not in known]
     return offered[:limit]
+
+
+def everything() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every game's saved defaults, by game, and every option set saved under a name, by
+    game and name: what an export holds of them."""
+    with reading() as connection:
+        defaults = connection.execute(select(DEFAULTS.c.game, DEFAULTS.c.options,
+                                             DEFAULTS.c.saved_at).order_by(DEFAULTS.c.game))
+        named = connection.execute(
+            select(SAVED.c.game, SAVED.c.name, SAVED.c.options, SAVED.c.uses, SAVED.c.saved_at)
+            .order_by(SAVED.c.game, SAVED.c.name_key))
+        return ([{"game": row.game, "options": row.options, "saved_at": row.saved_at}
+                 for row in defaults],
+                [{"game": row.game, "name": row.name, "options": row.options,
+                  "uses": row.uses, "saved_at": row.saved_at} for row in named])
+
+
+def merge(connection: Connection, defaults: list[dict[str, Any]],
+          named: list[dict[str, Any]]) -> None:
+    """Saved settings brought from elsewhere (an export, as `everything` gives them): each
+    kept unless what is saved here under the same game (and name, in any case) was saved
+    later; a name's uses are the larger count of the two. Merging twice changes nothing."""
+    for values in defaults:
+        here = connection.execute(select(DEFAULTS.c.saved_at)
+                                  .where(DEFAULTS.c.game == values["game"])).first()
+        if here is None:
+            connection.execute(insert(DEFAULTS).values(values))
+        elif here.saved_at < values["saved_at"]:
+            connection.execute(update(DEFAULTS).where(DEFAULTS.c.game == values["game"])
+                               .values(values))
+    for values in named:
+        key = values["name"].casefold()
+        here = connection.execute(select(SAVED.c.id, SAVED.c.uses, SAVED.c.saved_at).where(
+            SAVED.c.game == values["game"], SAVED.c.name_key == key)).first()
+        if here is None:
+            connection.execute(insert(SAVED).values({**values, "name_key": key}))
+            continue
+        changes = dict(values) if here.saved_at < values["saved_at"] else {}
+        changes["uses"] = max(here.uses, values["uses"])
+        connection.execute(update(SAVED).where(SAVED.c.id == here.id).values(changes))

@@ -49,7 +49,8 @@ class NewTable:
 class Change:
     """What one write changes: the table row's new values (the store sets its version),
     the log's new events (the store numbers them), seats added (in seat order), edited
-    (by player id) or removed, and a table created with it (the next game's)."""
+    (by player id) or removed, and a table created with it (the next game's), its options
+    kept under their name (`named`) as a table created on its own would keep them."""
 
     row: dict[str, Any] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -57,12 +58,13 @@ class Change:
     edit_seats: dict[int, dict[str, Any]] = field(default_factory=dict)
     remove_seats: list[int] = field(default_factory=list)
     new_table: NewTable | None = None
+    named: saved.Named | None = None
 
     def is_one_action(self) -> bool:
         """One action and nothing else: the snapshot after it is built in memory."""
         return (len(self.events) == 1 and self.events[0]["kind"] == "action"
                 and not (self.add_seats or self.edit_seats or self.remove_seats
-                         or self.new_table))
+                         or self.new_table or self.named))
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,8 @@ def _commit(connection: Connection, before: Snapshot, change: Change) -> tuple[i
     _seat(connection, before.id, change.add_seats)
     if change.new_table is not None:
         _insert_table(connection, change.new_table)
+    if change.named is not None:
+        saved.save(connection, change.named)
     return version, at
 
 
@@ -203,13 +207,16 @@ def _insert_table(connection: Connection, table: NewTable) -> int:
     return table_id
 
 
-def import_tables(tables: list[NewTable]) -> None:
-    """Tables brought whole from elsewhere (an export), their players keeping their ids:
-    all in one transaction, or none. On PostgreSQL the players' id sequence is moved past
-    them (SQLite takes the largest id plus one by itself)."""
+def import_tables(tables: list[NewTable], defaults: list[dict[str, Any]] | None = None,
+                  named: list[dict[str, Any]] | None = None) -> None:
+    """Tables brought whole from elsewhere (an export), their players keeping their ids,
+    with the saved settings it holds (`saved.merge`): all in one transaction, or none. On
+    PostgreSQL the players' id sequence is moved past them (SQLite takes the largest id
+    plus one by itself)."""
     with transaction() as connection:
         for table in tables:
             _insert_table(connection, table)
+        saved.merge(connection, defaults or [], named or [])
         if connection.dialect.name == "postgresql":
             largest = connection.execute(select(func.max(PLAYERS.c.id))).scalar() or 0
             connection.execute(select(func.setval(

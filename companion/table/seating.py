@@ -332,7 +332,11 @@ def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
         store.write(find(table.next_code),
                     lambda again: Change(row={"host_token_hash": hash_token(token)}))
         return table.next_code, token
-    options = validate_options(GAMES[table.game], table.options)
+    engine = GAMES[table.game]
+    options = validate_options(engine, table.options)
+    # The same sheet once more: its saved options count one more use, as from the form.
+    name = options.get(engine.saved_by) if engine.saved_by else None
+    named = store.Named(engine.id, name, options) if name else None
     codes: list[str] = []
 
     def move_on(before: Snapshot) -> Change:
@@ -344,7 +348,8 @@ def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
             {"code": codes[-1], "game": table.game, "options": options,
              "host_token_hash": hash_token(token), "status": "lobby", "version": 0},
             [{"seat": p.seat, "name": p.name, "name_key": p.name_key, "local": p.local,
-              "token_hash": hash_token(new_token())} for p in before.players]))
+              "token_hash": hash_token(new_token())} for p in before.players]),
+            named=named)
 
     store.write(table, move_on)
     return codes[-1], token

@@ -2,19 +2,27 @@
 and the security headers of every response."""
 from __future__ import annotations
 
+import time
+
 from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext, lazy_gettext
+from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from limits.errors import StorageError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from ..errors import CompanionError, unavailable
+from ..extensions import limiter
 
 # The database refused a connection, dropped it, or none was free in time: a moment later
 # it may answer, so the client is told to retry (phones' streams do it by themselves).
 DATABASE_UNAVAILABLE = (OperationalError, PoolTimeout)
 RETRY_AFTER_SECONDS = 2
+# A refusal of the rate limits says when their window ends; this long when it cannot be
+# read (the storage failed in between): the shortest limit's window.
+LIMIT_WINDOW_SECONDS = 60
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "bad_request", 409: "conflict", 413: "bad_request", 415: "bad_request",
@@ -45,7 +53,18 @@ def error_answer(error: CompanionError):
     return body, status, retry
 
 
+def window_left() -> int:
+    """The seconds until the window of the limit this request broke ends."""
+    broken = limiter.current_limit
+    try:
+        return max(1, broken.reset_at - int(time.time())) if broken else LIMIT_WINDOW_SECONDS
+    except StorageError:
+        return LIMIT_WINDOW_SECONDS
+
+
 def register(app: Flask) -> None:
+    """Every error's answer. Retry-After is on an answer that means it (a 503: the app's
+    wait; a 429: the stream cap's, or the end of the rate limits' window), on no other."""
     app.register_error_handler(CompanionError, error_answer)
 
     @app.errorhandler(CSRFError)
@@ -61,6 +80,11 @@ def register(app: Flask) -> None:
         error = CompanionError(code, message)
         response = respond(error)
         return response[0], exc.code
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(exc: RateLimitExceeded):
+        body, status = http_error(exc)
+        return body, status, {"Retry-After": str(window_left())}
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(PoolTimeout)

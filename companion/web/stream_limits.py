@@ -23,7 +23,7 @@ from flask import Flask, current_app
 from flask_babel import lazy_gettext
 from flask_limiter.util import get_remote_address
 from limits.errors import StorageError
-from limits.storage import MemcachedStorage, Storage, storage_from_string
+from limits.storage import Storage, storage_from_string
 
 from ..errors import CompanionError
 
@@ -34,7 +34,9 @@ WINDOW_SECONDS = 30
 # For this long after a window begins, the previous window's count is read too: each
 # process adds its streams to a new window's count within a second or so.
 GRACE_SECONDS = 5
-KEY = "companion-streams/{window}/{address}"
+KEY = "companion-streams/{window}/{address}/{kind}"
+# A storage that failed is left alone this long: each process counts alone meanwhile.
+OUT_OF_REACH_SECONDS = 5
 
 TOO_MANY_HERE = lazy_gettext("Too many live screens are open from this network, so this screen "
                              "stopped following the table. It tries again by itself in a moment.")
@@ -128,6 +130,7 @@ class SharedCounts:
         raw = storage.base_exceptions
         self.failures = (StorageError, OSError, *(raw if isinstance(raw, tuple) else (raw,)))
         self._warned = 0.0
+        self._out_of_reach_until = 0.0
         self._windows: dict[str, int] = {}  # the window each address's streams are in
         self._follower: threading.Thread | None = None
         self._follower_lock = threading.Lock()
@@ -168,41 +171,59 @@ class SharedCounts:
             del self._windows[address]
 
     def send(self, address: str, window: int, amount: int) -> int | None:
-        """Add to the window's count of the address: the count after it, or None when
-        the storage is out of reach."""
-        key = KEY.format(window=window, address=address)
+        """Add `amount` to the window's count of the address (a negative amount: streams
+        that ended): the streams it opened in the window after it, or None when the
+        storage is out of reach. Opened and ended streams are counted apart, as memcached
+        counts up only."""
+        kind, amount = ("opened", amount) if amount >= 0 else ("ended", -amount)
+        return self._reached(self.storage.incr, KEY.format(window=window, address=address,
+                                                           kind=kind),
+                             2 * WINDOW_SECONDS, amount)
+
+    def held(self, address: str, window: int, opened: int | None = None) -> int | None:
+        """The group's streams of the address in the window (given the streams it opened,
+        when they are known); None when the storage is out of reach."""
+        if opened is None:
+            opened = self._reached(self.storage.get, KEY.format(window=window, address=address,
+                                                                kind="opened"))
+        ended = (self._reached(self.storage.get, KEY.format(window=window, address=address,
+                                                            kind="ended"))
+                 if opened is not None else None)
+        return opened - ended if ended is not None else None
+
+    def count(self, address: str, window: int, amount: int) -> int:
+        """The group's streams of the address with a new one, which `amount` adds to the
+        window's count (with the process's others, when the count did not have them)."""
+        opened = self.send(address, window, amount)
+        count = self.held(address, window, opened) if opened is not None else None
+        if count is None:
+            return 0
+        if time.time() - window * WINDOW_SECONDS < GRACE_SECONDS:
+            earlier = self.held(address, window - 1) or 0
+            count = max(count, earlier + 1)  # the new stream is not in the earlier count
+        return count
+
+    def _reached(self, call: Callable[..., int], *args) -> int | None:
+        """What the storage answered, or None: when it fails, or failed a moment ago (a
+        storage that stops answering then costs one wait, not one per stream)."""
+        if time.monotonic() < self._out_of_reach_until:
+            return None
         try:
-            if amount < 0 and isinstance(self.storage, MemcachedStorage):
-                # memcached counts down only with decr (and never below zero)
-                return int(self.storage.storage.decr(key, -amount) or 0)
-            return self.storage.incr(key, 2 * WINDOW_SECONDS, amount)
+            return call(*args)
         except self.failures as error:
+            self._out_of_reach_until = time.monotonic() + OUT_OF_REACH_SECONDS
             if time.monotonic() - self._warned > WINDOW_SECONDS:  # not once per stream
                 self._warned = time.monotonic()
                 current_app.logger.warning("The shared stream counts are out of reach "
                                            "(each process counts alone): %s", error)
             return None
 
-    def count(self, address: str, window: int, amount: int) -> int:
-        """The group's streams of the address with a new one, which `amount` adds to the
-        window's count (with the process's others, when the count did not have them)."""
-        count = self.send(address, window, amount)
-        if count is None:
-            return 0
-        if time.time() - window * WINDOW_SECONDS < GRACE_SECONDS:
-            try:
-                earlier = self.storage.get(KEY.format(window=window - 1, address=address))
-            except self.failures:
-                earlier = 0
-            count = max(count, earlier + 1)  # the new stream is not in the earlier count
-        return count
-
 
 def register(app: Flask) -> None:
     """The app's stream counts: per process, and shared when the rate limits are."""
     uri = app.config["RATELIMIT_STORAGE_URI"]
     per_address = app.config["STREAMS_PER_ADDRESS"] if app.config["RATELIMIT_ENABLED"] else 0
-    shared = (SharedCounts(storage_from_string(uri, wrap_exceptions=True))
+    shared = (SharedCounts(storage_from_string(uri, **app.config["RATELIMIT_STORAGE_OPTIONS"]))
               if per_address and not uri.startswith("memory://") else None)
     app.extensions["companion_streams"] = StreamCounts(per_address, app.config["WORKER_BUDGET"],
                                                        shared)

@@ -21,7 +21,7 @@ def test_healthz_is_never_rate_limited(database_url, tmp_path):
     for _ in range(100):
         response = client.get("/healthz", environ_base=address)
         assert response.status_code == 200
-        assert "X-RateLimit-Limit" not in response.headers
+        assert "Retry-After" not in response.headers
     with app.app_context():
         db.engine.dispose()
 
@@ -72,7 +72,7 @@ def test_with_limits_on_an_unreachable_database_is_still_503_with_retry_after(tm
                                    tmp_path, RATELIMIT_ENABLED=True)
     response = app.test_client().get("/api/v1/tables/ABCD")
     assert response.status_code == 503
-    assert int(response.headers["Retry-After"]) >= 1
+    assert response.headers["Retry-After"] == "2"
 
 
 def test_a_database_that_reads_but_refuses_writes_is_503_for_a_new_table(tmp_path):

@@ -4,72 +4,22 @@ one server still reaches a phone streaming from another at once."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
-from sqlalchemy.engine import make_url
 
 from companion.extensions import db
 from tests.support.api import Api
-from tests.support.app import free_port, make_app, own_database
-from tests.support.servers import ServerProcess, wait_for_port
+from tests.support.app import make_app, own_database
+from tests.support.servers import ServerProcess, pgbouncer
 from tests.support.streams import Stream
-
-PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("COMPANION_TEST_DATABASE_URL"),
     reason="runs on PostgreSQL: set COMPANION_TEST_DATABASE_URL (CI's second pass)")
 
 
-def start_pgbouncer(folder, url: str) -> tuple[subprocess.Popen, str]:
-    """PgBouncer in transaction mode in front of the database `url`; its own URL."""
-    if not os.access(PGBOUNCER, os.X_OK):
-        pytest.fail("pgbouncer is missing: install Debian's pgbouncer package", pytrace=False)
-    target = make_url(url)
-    port = free_port()
-    (folder / "users.txt").write_text(f'"{target.username}" "{target.password}"\n')
-    (folder / "pgbouncer.ini").write_text(f"""[databases]
-{target.database} = host={target.host} port={target.port or 5432} dbname={target.database}
-[pgbouncer]
-listen_addr = 127.0.0.1
-listen_port = {port}
-unix_socket_dir =
-auth_type = plain
-auth_file = {folder / 'users.txt'}
-pool_mode = transaction
-default_pool_size = 4
-max_client_conn = 500
-logfile = {folder / 'pgbouncer.log'}
-""")
-    log = folder / "pgbouncer.log"  # its own log, and what it says before it opens that
-    log.touch()
-    command = [PGBOUNCER, str(folder / "pgbouncer.ini")]
-    if os.geteuid() == 0:
-        command.insert(1, "--user=postgres")
-        shutil.chown(folder, "postgres")
-        for name in ("users.txt", "pgbouncer.ini", "pgbouncer.log"):
-            shutil.chown(folder / name, "postgres")
-    with log.open("ab") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
-    wait_for_port(port, process, "pgbouncer", log)
-    return process, target.set(port=port).render_as_string(hide_password=False)
-
-
-@pytest.fixture
-def bouncer_folder():
-    """A folder PgBouncer can read: it refuses to run as root, and runs as postgres."""
-    folder = Path(tempfile.mkdtemp(prefix="companion-pgbouncer-"))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def test_servers_behind_pgbouncer_tell_each_other_of_moves(tmp_path, bouncer_folder):
-    with own_database(tmp_path) as url:
-        bouncer, pooled = start_pgbouncer(bouncer_folder, url)
+def test_servers_behind_pgbouncer_tell_each_other_of_moves(tmp_path):
+    with own_database(tmp_path) as url, pgbouncer(url) as (_, pooled):
         servers = [ServerProcess(pooled, tmp_path), ServerProcess(pooled, tmp_path)]
         referee_app = None
         try:
@@ -88,8 +38,6 @@ def test_servers_behind_pgbouncer_tell_each_other_of_moves(tmp_path, bouncer_fol
         finally:
             for server in servers:
                 server.stop()
-            bouncer.terminate()
-            bouncer.wait(10)
             if referee_app is not None:
                 with referee_app.app_context():
                     db.engine.dispose()

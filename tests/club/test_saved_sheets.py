@@ -1,6 +1,7 @@
 """Saved sheets in the database: the migration that adds them, up and down, on SQLite and
-(with COMPANION_TEST_DATABASE_URL) on PostgreSQL; and a sheet's settings saved under its
-name by tables created at the same moment, each counted."""
+(with COMPANION_TEST_DATABASE_URL) on PostgreSQL; a sheet's settings saved under its
+name by tables created at the same moment, each counted; and a sheet played again counted
+once more."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +14,9 @@ from companion import create_app
 from companion.extensions import db
 from companion.models import SavedOptions
 from companion.table import seating
+from tests.support.api import Api
 from tests.support.app import ROOT, own_database
+from tests.support.screens import post
 
 MIGRATIONS = str(ROOT / "migrations")
 BEFORE_SAVED_SHEETS = "5a1e0c3d9b72"
@@ -71,3 +74,23 @@ def test_tables_of_one_new_name_created_at_once_are_each_counted(old_app):
         codes = list(pool.map(lambda _: create(old_app, {"name": "Carcassonne"}), range(8)))
     assert len(set(codes)) == 8
     assert saved(old_app) == [("Carcassonne", 8, None)]
+
+
+def test_playing_a_sheet_again_counts_one_more_use(app):
+    """The host's "play again" makes a table of the same sheet: one more use of it, as a
+    table created from the form would be; asked again, it makes none."""
+    table = Api(client=app.test_client()).table(
+        "score-sheet", players=("Ann", "Ben"), options={"name": "Wingspan", "rounds": 1,
+                                                         "categories": ["Birds", "Eggs"]})
+    for name in ("Ann", "Ben"):
+        status, body = table.act(table.tokens[name], type="enter", round=1,
+                                 scores={"Birds": 3, "Eggs": 1})
+        assert status == 200, body
+    assert saved(app) == [("Wingspan", 1, ["Birds", "Eggs"])]
+    host = app.test_client()
+    host.set_cookie(f"companion_host_{table.code}", table.host)
+    first = post(host, f"/t/{table.code}/again", {}, f"/t/{table.code}/host")
+    assert saved(app) == [("Wingspan", 2, ["Birds", "Eggs"])]
+    again = post(host, f"/t/{table.code}/again", {}, f"/t/{table.code}/host")
+    assert again.headers["Location"] == first.headers["Location"]
+    assert saved(app) == [("Wingspan", 2, ["Birds", "Eggs"])]

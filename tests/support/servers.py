@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import weakref
 from contextlib import contextmanager
@@ -16,11 +17,13 @@ from pathlib import Path
 
 import pytest
 import requests
+from sqlalchemy.engine import make_url
 
 from tests.support.app import ROOT, free_port
 
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")
 REDIS = shutil.which("redis-server")
+PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 TAIL_LINES = 40
 
 
@@ -154,9 +157,24 @@ def wait_for_port(port: int, process: subprocess.Popen, name: str, log: Path,
             time.sleep(0.05)
 
 
+class RedisProcess:
+    """A redis-server the test runs: its storage URI, and the process, which the test may
+    freeze (SIGSTOP: a host that stops answering without closing a connection, as a
+    frozen machine or a network that drops packets does) and thaw again."""
+
+    def __init__(self, process: subprocess.Popen, uri: str):
+        self.process, self.uri = process, uri
+
+    def freeze(self) -> None:
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
+
 @contextmanager
-def redis_server(folder: Path):
-    """A redis-server on a free port, its files in `folder`; its storage URI."""
+def redis_process(folder: Path):
+    """A redis-server on a free port, its files in `folder`."""
     if REDIS is None:
         pytest.skip("REDIS-SERVER IS MISSING: install Debian's redis-server package to test "
                     "the shared rate limits (CI installs it)")
@@ -169,7 +187,58 @@ def redis_server(folder: Path):
             stdout=output, stderr=subprocess.STDOUT)
     try:
         wait_for_port(port, process, "redis-server", log)
-        yield f"redis://127.0.0.1:{port}"
+        yield RedisProcess(process, f"redis://127.0.0.1:{port}")
     finally:
+        process.send_signal(signal.SIGCONT)  # a frozen process ends only once thawed
         process.terminate()
         process.wait(timeout=10)
+
+
+@contextmanager
+def redis_server(folder: Path):
+    """A redis-server on a free port, its files in `folder`; its storage URI."""
+    with redis_process(folder) as redis:
+        yield redis.uri
+
+
+@contextmanager
+def pgbouncer(url: str):
+    """PgBouncer (Debian's) in transaction mode in front of the PostgreSQL database `url`:
+    its process and its own URL. Its files are in a folder of their own, which it can
+    read: it refuses to run as root, and runs as postgres."""
+    if not os.access(PGBOUNCER, os.X_OK):
+        pytest.fail("pgbouncer is missing: install Debian's pgbouncer package", pytrace=False)
+    folder = Path(tempfile.mkdtemp(prefix="companion-pgbouncer-"))
+    target = make_url(url)
+    port = free_port()
+    (folder / "users.txt").write_text(f'"{target.username}" "{target.password}"\n')
+    (folder / "pgbouncer.ini").write_text(f"""[databases]
+{target.database} = host={target.host} port={target.port or 5432} dbname={target.database}
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = {port}
+unix_socket_dir =
+auth_type = plain
+auth_file = {folder / 'users.txt'}
+pool_mode = transaction
+default_pool_size = 4
+max_client_conn = 500
+logfile = {folder / 'pgbouncer.log'}
+""")
+    log = folder / "pgbouncer.log"  # its own log, and what it says before it opens that
+    log.touch()
+    command = [PGBOUNCER, str(folder / "pgbouncer.ini")]
+    if os.geteuid() == 0:
+        command.insert(1, "--user=postgres")
+        shutil.chown(folder, "postgres")
+        for name in ("users.txt", "pgbouncer.ini", "pgbouncer.log"):
+            shutil.chown(folder / name, "postgres")
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, process, "pgbouncer", log)
+        yield process, target.set(port=port).render_as_string(hide_password=False)
+    finally:
+        process.terminate()
+        process.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
