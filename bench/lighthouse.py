@@ -186,7 +186,8 @@ def main() -> int:
                 stop_process(chromium)
             stop_process(server)
 
-    print(f"Lighthouse {report['lighthouseVersion']}, {report['environment']['hostUserAgent'].split(') ')[-1]}"
+    print(f"Lighthouse {report['lighthouseVersion']}, "
+          f"{report['environment']['hostUserAgent'].split(') ')[-1]}"
           f", form factor {report['configSettings']['formFactor']}, throttling "
           f"{report['configSettings']['throttlingMethod']}: {args.runs} run(s) of the phone "
           f"screen of a Go Big game in progress ({name}'s turn)")

@@ -14,8 +14,8 @@ from server import Server, Servers
 
 
 class Bench:
-    """One run against one server (or several on one database): the groups of phones, the tables ready to act, and the
-    figures of each phase."""
+    """One run against one server (or several on one database): the groups of phones, the
+    tables ready to act, and the figures of each phase."""
 
     def __init__(self, args, server: Server | Servers):
         self.args, self.server = args, server
@@ -207,7 +207,7 @@ async def ceiling(bench: Bench, phones: int, passed: list[Stats], steps: int,
     achieved: up by half while it holds, then halving the gap."""
     good = max((s.rate for s in passed if s.passes_ceiling()), default=None)
     bad = min((s.rate for s in passed if not s.passes_ceiling()), default=None)
-    for step in range(steps):
+    for _step in range(steps):
         if bad is None:
             rate = max(300.0, (good or 100) * 1.5)
         elif good is None:

@@ -36,7 +36,8 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
     row("streams dropped / failed", lambda s: f"{s.stream_drops} / {s.stream_failures}")
     row("slots with no table ready", lambda s: f"{s.slots_unready}/{s.slots}")
     row("server CPU ms per action", lambda s: f"{s.server_cpu / max(1, s.actions_ok) * 1000:.1f}")
-    row("· of which the kernel's ms", lambda s: f"{s.server_system / max(1, s.actions_ok) * 1000:.1f}")
+    row("· of which the kernel's ms",
+        lambda s: f"{s.server_system / max(1, s.actions_ok) * 1000:.1f}")
     row("server CPU % of 2 cores", lambda s: f"{s.server_cpu / max(s.wall, 1e-9) / 2 * 100:.0f}")
     row("load-gen CPU ms per action", lambda s: f"{s.client_cpu / max(1, s.actions_ok) * 1000:.1f}")
     workers = int(results["settings"]["workers"]) * int(results["settings"].get("servers", 1))
@@ -53,13 +54,15 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
     row("CPU-bound rate if alone /s", alone)
     row("load-gen loop lag p99 ms", lambda s: ms(pct(s.loop_lag, 99)))
     row("other processes CPU %", lambda s: f"{s.other_cpu / max(s.wall, 1e-9) / 2 * 100:.0f}")
-    row("server runnable, no CPU ms/action", lambda s: f"{s.server_waited / max(1, s.actions_ok) * 1000:.1f}")
+    row("server runnable, no CPU ms/action",
+        lambda s: f"{s.server_waited / max(1, s.actions_ok) * 1000:.1f}")
     row("peak RSS / PSS all procs MB", lambda s: f"{mb(s.peak_rss)} / {mb(s.peak_pss)}")
     row("peak server threads", lambda s: str(s.peak_threads))
     row("games finished", lambda s: str(s.tables_finished))
 
     width = max(len(r[0]) for r in rows)
-    col = max(12, max(len(c) for c in columns) + 1, max(len(v) for _, vals in rows for v in vals) + 1)
+    col = max(12, max(len(c) for c in columns) + 1,
+              max(len(v) for _, vals in rows for v in vals) + 1)
     print()
     print("=" * (width + 2 + col * len(columns)))
     settings = results["settings"]
@@ -154,11 +157,12 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
     elif cost:
         for name in ("padded", "genuine"):
             c = cost[name]
-            e, l = c["early"], c["late"]
-            print(f"cost growth ({name}): act + phone panel at event {e['first_event']}: "
-                  f"{e['act_ms']:.2f} + {e['render_ms']:.2f} ms; at event {l['first_event']}: "
-                  f"{l['act_ms']:.2f} + {l['render_ms']:.2f} ms (log {l['log_ms']:.1f}, "
-                  f"can_undo {l['can_undo_ms']:.1f}); ratio {c['ratio']:.2f}")
+            early, late = c["early"], c["late"]
+            print(f"cost growth ({name}): act + phone panel at event {early['first_event']}: "
+                  f"{early['act_ms']:.2f} + {early['render_ms']:.2f} ms; "
+                  f"at event {late['first_event']}: "
+                  f"{late['act_ms']:.2f} + {late['render_ms']:.2f} ms (log {late['log_ms']:.1f}, "
+                  f"can_undo {late['can_undo_ms']:.1f}); ratio {c['ratio']:.2f}")
     fl = results.get("first_load", {})
     if fl:
         parts = ", ".join(f"{i['url'].rsplit('/', 1)[-1] or 'page'} {i['served_bytes'] / 1024:.1f}"

@@ -65,8 +65,8 @@ class TemplateEnvironment(Environment):
 
 def url_for(endpoint: str, **values: Any) -> str:
     """Flask's url_for for the templates, each address built once: a panel links to
-    its table's screens several times (bench/README.md). Static files (their URL names their content) and external or unusual
-    addresses are built every time."""
+    its table's screens several times (bench/README.md). Static files (their URL names
+    their content) and external or unusual addresses are built every time."""
     if (endpoint == "static" or any(name.startswith("_") for name in values)
             or not has_request_context()):
         return flask_url_for(endpoint, **values)

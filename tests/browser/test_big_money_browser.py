@@ -31,7 +31,8 @@ def shot(page, name: str) -> None:
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width, name
     small = page.evaluate("""() => [...document.querySelectorAll(
-        '.actions button, .bm-pick + label, .bm-board summary, .actions summary, .bm-adjust .check')]
+        '.actions button, .bm-pick + label, .bm-board summary, """
+        """.actions summary, .bm-adjust .check')]
         .filter(e => e.offsetParent !== null)
         .map(e => [e.textContent.trim().slice(0, 30), e.getBoundingClientRect()])
         .filter(([, r]) => r.height < 44 || r.width < 44)
@@ -59,7 +60,8 @@ def reveal(phone, slot: int, industry: str, price: int, stock=False, name="", pa
 
 def roll_dice(phone, taps: Taps, dice) -> None:
     for number, face in enumerate(dice, start=1):
-        taps(phone.get_by_role("group", name=f"Die {number}", exact=True).get_by_text(str(face), exact=True))
+        taps(phone.get_by_role("group", name=f"Die {number}", exact=True)
+             .get_by_text(str(face), exact=True))
 
 
 def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_phone):
@@ -87,15 +89,19 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
         phones[name] = phone
     ann, ben, cat = phones["Ann"], phones["Ben"], phones["Cat"]
     # Started through the API with a seed whose first Biz News card is the Antitrust Fine.
-    host_token = next(c["value"] for c in host.context.cookies() if c["name"] == f"companion_host_{code}")
-    status, _ = Api(live_server.local_url).call("POST", f"/tables/{code}/start", host_token, {"seed": seed})
+    host_token = next(c["value"] for c in host.context.cookies()
+                      if c["name"] == f"companion_host_{code}")
+    status, _ = Api(live_server.local_url).call("POST", f"/tables/{code}/start", host_token,
+                                                {"seed": seed})
     assert status == 200
 
     # Setup: a Start-Up each (one tap), Ann turns the four market cards over.
     previews = []  # the previews Ann's phone asks for: never with the CSRF token in the URL
-    ann.on("request", lambda request: previews.append(request.url) if "/preview" in request.url else None)
+    ann.on("request",
+           lambda request: previews.append(request.url) if "/preview" in request.url else None)
     for phone, industry in ((ann, "Food"), (ben, "Sports"), (cat, "Travel")):
-        phone.get_by_role("group", name="Start-Up industry", exact=True).get_by_role("button", name=industry).click()
+        phone.get_by_role("group", name="Start-Up industry", exact=True).get_by_role(
+            "button", name=industry).click()
         expect(phone.locator(".bm-current")).to_contain_text(industry)
     shot(ann, "big-money-phone-setup")
     reveal(ann, 0, "Food", 10, name="Diner")
@@ -115,7 +121,8 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
 
     # Ann's turn, counted: Food (she collects 5), a pair (3), nothing she can afford: end.
     taps = Taps()
-    taps(ann.get_by_role("group", name="Industry die", exact=True).get_by_role("button", name="Food"))
+    taps(ann.get_by_role("group", name="Industry die", exact=True)
+         .get_by_role("button", name="Food"))
     for phone in (ann, ben, cat, host):  # who collected what and why, on every screen
         expect(phone.locator(".bm-ledger")).to_contain_text("+5 Ann from the Bank: Food Assets")
     roll_dice(ann, taps, (1, 1, 2, 3, 5))
@@ -129,7 +136,8 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
 
     # Ben's turn, counted: Technology (nobody owns one), a Little Straight (12), the Diner.
     taps = Taps()
-    taps(ben.get_by_role("group", name="Industry die", exact=True).get_by_role("button", name="Technology"))
+    taps(ben.get_by_role("group", name="Industry die", exact=True)
+         .get_by_role("button", name="Technology"))
     expect(ben.locator(".bm-turn")).to_contain_text("No money has moved yet.")
     roll_dice(ben, taps, (3, 4, 5, 6, 6))
     expect(ben.locator(".bm-preview")).to_contain_text("Little Straight, collects 12.")
@@ -146,7 +154,8 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
 
     # Cat rolls Biz News: the Antitrust Fine. Ben's largest industries tie (Sports, Food):
     # the choice is his, on his phone only.
-    cat.get_by_role("group", name="Industry die", exact=True).get_by_role("button", name="Biz News").click()
+    cat.get_by_role("group", name="Industry die", exact=True).get_by_role(
+        "button", name="Biz News").click()
     for phone in (ann, ben, cat, host):
         expect(phone.locator(".bm-news")).to_contain_text("Biz News: Antitrust Fine")
     choice = ben.get_by_role("group", name="Your choice")
@@ -158,17 +167,20 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     shot(ben, "big-money-phone-biz-news-choice")
     shot(cat, "big-money-phone-biz-news-waiting")
     choice.get_by_role("button", name=re.compile("^Food")).click()
-    expect(cat.locator(".log")).to_contain_text("Ben pays 2, all they have (5 owed) for Antitrust Fine")
+    expect(cat.locator(".log")).to_contain_text(
+        "Ben pays 2, all they have (5 owed) for Antitrust Fine")
     expect(cat.get_by_role("group", name="Die 1")).to_be_visible()
 
     # The host pays Cat 5 from the Bank, with a note, from the host screen.
     host.get_by_role("heading", name="Adjust the Bank").click()
     host.get_by_text("Adjust Cat").click()
     host.get_by_label("Amount: + the Bank pays Cat, − Cat pays the Bank").fill("5")
-    host.locator(".bm-adjust[open]").get_by_label("Note for the log").fill("found a bill under the board")
+    host.locator(".bm-adjust[open]").get_by_label("Note for the log").fill(
+        "found a bill under the board")
     host.get_by_role("button", name="Apply to Cat").click()
     expect(cat.locator(".bm-strip")).to_contain_text("You have 5")
-    expect(ann.locator(".log")).to_contain_text("The host adjusts: the Bank pays Cat 5 (found a bill under the board).")
+    expect(ann.locator(".log")).to_contain_text(
+        "The host adjusts: the Bank pays Cat 5 (found a bill under the board).")
     shot(host, "big-money-host")
     cat.emulate_media(color_scheme="dark")
     shot(cat, "big-money-phone-dark")

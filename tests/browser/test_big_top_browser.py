@@ -73,14 +73,15 @@ def test_three_phones_enter_hands_place_receipts_and_see_the_first_money(live_se
     tap("Cat", "hand", cat.get_by_role("button", name="Enter my hand"))
 
     # Every hand is in and they make up the deck: each phone asks for the receipts.
-    for name, phone in phones.items():
+    for _name, phone in phones.items():
         expect(phone.get_by_role("heading", name="Place your gate receipts")).to_be_visible()
     screenshot(ben, "big-top-phone-receipts")
     for name, phone in phones.items():
         for suit, value in RECEIPTS[name].items():
             tap(name, "receipts", receipt(phone, suit, value))
         tap(name, "receipts", phone.get_by_role("button", name="Place my receipts"))
-        expect(phone.locator(".bt-my-receipts")).to_contain_text(f"${RECEIPTS[name]['clowns']} Clowns")
+        expect(phone.locator(".bt-my-receipts")).to_contain_text(
+            f"${RECEIPTS[name]['clowns']} Clowns")
 
     # Ben plays first: one tap calls his light 2 Clown.
     expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
@@ -88,14 +89,16 @@ def test_three_phones_enter_hands_place_receipts_and_see_the_first_money(live_se
     screenshot(ben, "big-top-phone-turn")
     tap("Ben", "turn", ben.get_by_role("button", name="Call the light 2 Clown"))
     expect(cat.locator(".turn")).to_have_text(re.compile("Your turn"))
-    expect(ann.locator(".bt-seat", has_text="Ben").locator(".bt-chart")).to_contain_text("$3: light 2 Clown")
+    expect(ann.locator(".bt-seat", has_text="Ben").locator(".bt-chart")).to_contain_text(
+        "$3: light 2 Clown")
 
     # Cat's Poster shows what it earns; one tap plays it.
     tap("Cat", "turn", cat.get_by_role("button", name="Play the Clown Poster, earns $3"))
     line = "Cat +$3 for the Clown Poster, from Ben's called light 2 Clown"
     for phone in (ann, ben, cat):  # Ann's and Ben's phones without a reload
         expect(phone.locator(".bt-earnings")).to_contain_text(line)
-    expect(ann.locator(".bt-seat", has_text="Cat")).to_contain_text("Track $3 · token face down on 3")
+    expect(ann.locator(".bt-seat", has_text="Cat")).to_contain_text(
+        "Track $3 · token face down on 3")
     screenshot(ann, "big-top-phone-first-money")
     screenshot(cat, "big-top-phone-after-play")
 

@@ -53,7 +53,8 @@ def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, ne
     ben.get_by_role("button", name="Play 2 × 2").click()
     expect(ben.locator(".confirm-box")).to_contain_text("beats Ann's pair of 5s.")
     ben.get_by_role("button", name="Confirm").click()
-    expect(cat.locator(".log")).to_contain_text("Ben played a pair of 2s, beating Ann's pair of 5s.")
+    expect(cat.locator(".log")).to_contain_text(
+        "Ben played a pair of 2s, beating Ann's pair of 5s.")
     expect(ann.locator(".seat.mine .display")).to_contain_text("no display")
 
     # Ben's phone sleeps through a move and catches up when it wakes.

@@ -16,14 +16,16 @@ BUZZ_SPY = """window.__buzzes = [];
 Object.defineProperty(navigator, 'vibrate', {configurable: true,
   value: (pattern) => { window.__buzzes.push(pattern); return true; }});"""
 
-VIDEO_PLAYING = "(() => { const v = document.getElementById('awake'); return !v.paused && v.currentTime > 0; })()"
+VIDEO_PLAYING = ("(() => { const v = document.getElementById('awake'); "
+                 "return !v.paused && v.currentTime > 0; })()")
 VIDEO_PAUSED = "document.getElementById('awake').paused"
 
 
 def set_visibility(page, state: str | None) -> None:
     """Hide the page, or show it again (None), as a phone does when its screen goes off."""
     page.evaluate("""(state) => {
-        if (state) Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => state});
+        if (state) Object.defineProperty(document, 'visibilityState', """
+        """{configurable: true, get: () => state});
         else delete document.visibilityState;
         document.dispatchEvent(new Event('visibilitychange'));
     }""", state)
@@ -95,7 +97,8 @@ def test_a_live_update_keeps_the_dice_tapped_and_the_hosts_open_adjustment(live_
     host = host_screen(new_phone, live_server.url, table.code, table.host)
     errors = {"phone": console_errors(phone), "host": console_errors(host)}
     previews = []
-    phone.on("request", lambda request: previews.append(request.url) if "/preview" in request.url else None)
+    phone.on("request",
+             lambda request: previews.append(request.url) if "/preview" in request.url else None)
     expect(phone.get_by_role("group", name="Die 1", exact=True)).to_be_visible()
 
     # The host starts an adjustment for another player and is still typing its note.
@@ -107,7 +110,8 @@ def test_a_live_update_keeps_the_dice_tapped_and_the_hosts_open_adjustment(live_
 
     # The roller taps three of five dice: no preview is asked for yet (it would fail).
     for number, face in enumerate((2, 2, 5), start=1):
-        phone.get_by_role("group", name=f"Die {number}", exact=True).get_by_text(str(face), exact=True).click()
+        phone.get_by_role("group", name=f"Die {number}", exact=True).get_by_text(
+            str(face), exact=True).click()
     phone.wait_for_timeout(300)
     assert previews == []
 
@@ -124,7 +128,8 @@ def test_a_live_update_keeps_the_dice_tapped_and_the_hosts_open_adjustment(live_
 
     # The last two dice: the preview, then the roll, made on the version the push brought.
     for number, face in ((4, 5), (5, 6)):
-        phone.get_by_role("group", name=f"Die {number}", exact=True).get_by_text(str(face), exact=True).click()
+        phone.get_by_role("group", name=f"Die {number}", exact=True).get_by_text(
+            str(face), exact=True).click()
     expect(phone.locator(".bm-preview")).to_contain_text("2 Pairs, collects", timeout=SOON)
     assert previews and all("csrf_token" not in url for url in previews), previews
     phone.get_by_role("button", name="Done: collect").click()
@@ -135,16 +140,18 @@ def test_a_live_update_keeps_the_dice_tapped_and_the_hosts_open_adjustment(live_
     expect(host.locator(".bm-adjust[open]")).to_have_count(1)
     expect(note).to_have_value("a bill under the")
     expect(note).to_be_focused()
-    expect(host.get_by_label(f"Amount: + the Bank pays {other}, − {other} pays the Bank")).to_have_value("3")
+    expect(host.get_by_label(f"Amount: + the Bank pays {other}, "
+                             f"− {other} pays the Bank")).to_have_value("3")
     note.press_sequentially(" board")
     host.get_by_role("button", name=f"Apply to {other}").click()
-    expect(host.locator(".log")).to_contain_text(f"the Bank pays {other} 3 (a bill under the board)",
-                                                 timeout=SOON)
+    expect(host.locator(".log")).to_contain_text(
+        f"the Bank pays {other} 3 (a bill under the board)", timeout=SOON)
     expect(note).to_have_value("")  # a move made empties its form
     assert errors == {"phone": [], "host": []}
 
 
-def test_a_half_typed_market_card_survives_other_moves_until_its_space_is_filled(live_server, new_phone):
+def test_a_half_typed_market_card_survives_other_moves_until_its_space_is_filled(
+        live_server, new_phone):
     table = Api(live_server.local_url).table(game="big-money", seed=3)
     for name, industry in (("Ann", "food"), ("Ben", "sports"), ("Cat", "travel")):
         assert table.act(table.tokens[name], type="startup", industry=industry)[0] == 200

@@ -81,7 +81,8 @@ def test_a_refused_sheet_comes_back_as_typed(live_server, new_phone):
     page.get_by_label("Tie-break 1", exact=True).select_option(label="Fewest in a category")
     page.get_by_label("Category of tie-break 1").fill("Melds")
     page.get_by_role("button", name="Create the table").click()
-    expect(page.get_by_role("alert")).to_have_text("Categories: melds is there twice; each line once.")
+    expect(page.get_by_role("alert")).to_have_text(
+        "Categories: melds is there twice; each line once.")
     expect(page.get_by_label("Game", exact=True)).to_have_value("Rummy")
     expect(page.get_by_label("Categories")).to_have_value("Melds\nmelds")
     expect(page.get_by_label("Tie-break 1", exact=True)).to_have_value("by=category;most=false")

@@ -141,8 +141,9 @@ def enter_everything(page) -> None:
         unless_gone(page.locator(f'label[for="{radio}"]'),
                     lambda label: label.click(timeout=GONE_MS))
     for field in entries["fields"]:
-        unless_gone(page.locator(f'#{field["id"]}'), lambda box: box.press_sequentially(
-            TYPED[field["type"]], delay=TYPING_DELAY_MS, timeout=GONE_MS))
+        unless_gone(page.locator(f'#{field["id"]}'),
+                    lambda box, field=field: box.press_sequentially(
+                        TYPED[field["type"]], delay=TYPING_DELAY_MS, timeout=GONE_MS))
 
 
 OPENED = 12  # sections opened at most on one screen
@@ -197,14 +198,15 @@ def result_headers(page, table, name: str) -> list[str]:
 DISPLAY = {"width": 1920, "height": 1080}
 # What a table display shows, read in the page; CONTROLS is everything that could change
 # something (none of it belongs on the display).
-DISPLAY_FACTS = """(controls) => { const turn = document.querySelector('#panel .turn');
+DISPLAY_FACTS = ("""(controls) => { const turn = document.querySelector('#panel .turn');
   return {turn: turn.textContent.trim(), size: parseFloat(getComputedStyle(turn).fontSize),
           last: document.querySelector('.display-last p').textContent.trim(),
           used: document.querySelector('#panel').getBoundingClientRect().width / innerWidth,
           wide: document.documentElement.scrollWidth,
-          controls: [...document.querySelectorAll(controls)].filter(e => !e.closest('.language-bar')).length,
+          controls: [...document.querySelectorAll(controls)]"""
+          """.filter(e => !e.closest('.language-bar')).length,
           private: document.querySelectorAll('.private').length,
-          result: !!document.querySelector('#panel .result')}; }"""
+          result: !!document.querySelector('#panel .result')}; }""")
 
 
 # Read from 3 m: every visible text of the display in type of 24 px or more at 1080p. The
@@ -376,10 +378,11 @@ def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(live_server, new_pho
     assert cat.evaluate("window.__shift") < 0.01
 
 
-WAKE_LOCK_SPY = """window.__wakeLocks = [];
+WAKE_LOCK_SPY = ("""window.__wakeLocks = [];
 Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
   request(type) { window.__wakeLocks.push(type);
-    return Promise.resolve({release() { return Promise.resolve(); }, addEventListener() {}}); }}});"""
+    return Promise.resolve({release() { return Promise.resolve(); }, """
+                 """addEventListener() {}}); }}});""")
 
 
 def test_on_localhost_the_wake_lock_api_keeps_the_screen_awake_during_play_only(site, new_phone):

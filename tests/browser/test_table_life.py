@@ -119,7 +119,8 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(live_server, new_
         for line in moves:
             expect(ben.locator(".log")).to_contain_text(line, timeout=SOON)
         expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
-        expect(ben.get_by_role("button", name=re.compile(r"^Play \d+ × \d+$")).first).to_be_visible()
+        expect(ben.get_by_role("button", name=re.compile(r"^Play \d+ × \d+$"))
+               .first).to_be_visible()
         assert ben.url == url
         for _ in range(50):  # the stream itself comes back too, on its own
             if len(streams) > opened:
@@ -188,7 +189,8 @@ def test_a_move_answered_busy_is_sent_again_by_itself_and_made_once(tmp_path, ne
         ann = seat_phone(new_phone, server.url, table, "Ann")
         draw = ann.get_by_role("button", name=re.compile("^From the deck"))
         answers = []
-        ann.on("response", lambda r: answers.append(r.status) if r.request.method == "POST" else None)
+        ann.on("response",
+               lambda r: answers.append(r.status) if r.request.method == "POST" else None)
         holder = sqlite3.connect(path, isolation_level=None)
         holder.execute("BEGIN EXCLUSIVE")
         draw.click()
@@ -245,7 +247,8 @@ def test_a_double_tap_makes_the_move_once_and_shows_no_error(live_server, new_ph
     made = len(log_lines(api, table, "Ann"))
     errors = console_errors(ann)
     posts = []
-    ann.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    ann.on("request",
+           lambda request: posts.append(request.url) if request.method == "POST" else None)
     ann.evaluate("window.cancelled = 0; "
                  "document.addEventListener('htmx:sendAbort', () => window.cancelled++)")
     confirm.evaluate("(button) => { button.click(); button.click(); }")
@@ -426,7 +429,8 @@ def test_a_finished_table_is_played_again_with_the_same_players(live_server, new
     screenshot(host, "table-life-host-result-chart")
     screenshot(ann, "table-life-phone-result-chart")
     expect(ann.get_by_role("button", name="Play again with the same players")).to_have_count(0)
-    expect(ann.get_by_role("button", name=re.compile("The host started a new game"))).to_have_count(0)
+    expect(ann.get_by_role("button",
+                           name=re.compile("The host started a new game"))).to_have_count(0)
 
     host.get_by_role("button", name="Play again with the same players").click()
     expect(host).to_have_url(re.compile(rf"/t/(?!{table.code}/)[A-Z]{{4}}/host$"), timeout=SOON)

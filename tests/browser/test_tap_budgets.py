@@ -25,8 +25,9 @@ from tests.support.api import Api
 from tests.support.browser import (SOON, Taps, console_errors, host_screen, screenshot,
                                    seat_phone)
 
-BUDGETS = {"go-big turn": 3, "go-big turn without a phone": 3, "big-money turn": 8, "big-money opening market": 6,
-           "big-top turn": 2, "big-top hand": 1, "nothing-beats-a-large cast": 2}
+BUDGETS = {"go-big turn": 3, "go-big turn without a phone": 3, "big-money turn": 8,
+           "big-money opening market": 6, "big-top turn": 2, "big-top hand": 1,
+           "nothing-beats-a-large cast": 2}
 
 
 def test_a_go_big_turn_takes_three_taps(live_server, new_phone):
@@ -112,7 +113,8 @@ def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server
         for name in ("Dan", "Eve"):
             assert earlier.act(earlier.tokens[name], type="startup", industry="food")[0] == 200
         for slot, card in enumerate(cards):
-            assert earlier.act(earlier.tokens["Dan"], type="reveal", slot=slot, asset=card)[0] == 200
+            assert earlier.act(earlier.tokens["Dan"], type="reveal", slot=slot,
+                               asset=card)[0] == 200
 
     table = api.table(game="big-money", seed=3)
     for name in table.tokens:
@@ -136,7 +138,8 @@ def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server
     expect(other_picks).to_have_text([re.compile("Diner"), re.compile("Bakery Stock")])
 
     # Nothing typed or chosen in a field on the counted phone: only the cards are tapped.
-    phone.evaluate("window.entered = 0; document.addEventListener('input', () => window.entered++, true)")
+    phone.evaluate("window.entered = 0; "
+                   "document.addEventListener('input', () => window.entered++, true)")
     taps = Taps()
     for number, name in enumerate(("Stadium", "Diner", "Airline Stock"), start=1):
         taps(picks.get_by_role("button", name=re.compile(f"^{name}")))
@@ -164,7 +167,8 @@ HANDS = {name: [card for index, card in enumerate(DECK) if ("Cat", "Ann", "Ben")
 RECEIPTS = {"clowns": 3, "sideshow": 10, "animals": 7, "performers": 5}
 
 
-def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(live_server, new_phone):
+def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(
+        live_server, new_phone):
     table = Api(live_server.local_url).table(game="big-top", players=NAMES)
     ben = seat_phone(new_phone, live_server.url, table, "Ben")
     expect(ben.locator(".bt-tile")).to_have_count(52)

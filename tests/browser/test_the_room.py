@@ -60,7 +60,8 @@ def test_the_table_display_follows_the_game_and_the_host_screen_shows_the_way(li
     assert table.act(table.tokens["Ann"], type="play", value=5, count=2)[0] == 200
     expect(display.locator(".display-last p")).to_have_text("Ann played a pair of 5s.",
                                                             timeout=SOON)
-    expect(display.locator("main").locator(CONTROLS)).to_have_count(0)  # (its language picker aside)
+    # (its language picker aside)
+    expect(display.locator("main").locator(CONTROLS)).to_have_count(0)
 
     # Now that the game is on, a phone without a seat watches it there.
     stranger.goto(f"{live_server.url}/t/{table.code}")

@@ -148,7 +148,7 @@ def test_one_address_flooding_streams_locks_no_one_out(server, reader):
         status, view = timed(host.call, "POST", f"/tables/{table.code}/start", table.host,
                              {"seed": 7})
         assert status == 200, view
-        for name, stream in phones.items():
+        for _name, stream in phones.items():
             stream.reaches(view["version"], timeout=USUAL)
         for _ in range(6):
             token, move = table.next_move()

@@ -159,15 +159,16 @@ TAP = 44  # px: the smallest control a finger hits reliably (WCAG 2.5.5, Apple, 
 
 # Every control on a screen: what is tapped is the label when a radio or checkbox is
 # drawn by its label (the input itself is then visually hidden).
-TARGETS = """() => [...document.querySelectorAll(
+TARGETS = ("""() => [...document.querySelectorAll(
     'main button, main .button, main select, main summary, main label.check, main label.bt-tile, ' +
     'main input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not(.bt-sr), ' +
     'main .bm-pick + label, main .nbl-radio + label')]
   .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
-  .map(e => [e.getAttribute('aria-label') || e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30),
+  .map(e => [e.getAttribute('aria-label') || """
+  """e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30),
              e.getBoundingClientRect()])
   .filter(([, r]) => r.height < 44 - 0.5 || r.width < 44 - 0.5)
-  .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+  .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
 
 
 # The innermost elements that reach past the right edge of the screen (what makes it scroll

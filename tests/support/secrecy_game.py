@@ -296,6 +296,6 @@ class Game:
         stored, fresh = self.referee.replayed()
         assert stored == fresh, "the stored state is not a replay of the log"
         self.check_streams()
-        for client, stream in self.streams:
+        for _client, stream in self.streams:
             stream.reaches(final.version)
         COUNTS["games_played"] += 1

@@ -131,7 +131,7 @@ class Race:
 
 def race_table(bases: list[str], app, game_id: str, index: int) -> None:
     race = Race(bases, app, game_id, index)
-    for round_ in range(ROUNDS):
+    for _round in range(ROUNDS):
         if not race.round():
             break
         race.advance(race.rng.randrange(0, 6))

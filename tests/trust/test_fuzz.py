@@ -165,7 +165,7 @@ class World:
             self.games[game_id] = self.api.table(game_id, players=names_for(engine.min_players),
                                                  seed=1000 + index)
         self.rng = random.Random(5)
-        for game_id, table in self.games.items():  # a few moves in
+        for game_id, _table in self.games.items():  # a few moves in
             for _ in range(5):
                 self.bot_move(game_id)
 

@@ -237,7 +237,7 @@ def test_tokens_are_never_logged(app, database_url, tmp_path):
         clients = {pid: Client(base, table.code, table.token_of(pid), pid)
                    for pid in table.ids.values()}
         host = Client(base, table.code, table.host, host=True)
-        for step in range(12):
+        for _step in range(12):
             snap = referee.read()
             player, action = choose_move(engine, snap.state, rng)
             assert clients[player].api("POST", "/actions", action).status_code == 200

@@ -66,7 +66,8 @@ def test_join_refuses_bad_and_duplicate_names(api, name, status, code):
 
 def test_join_trims_names_and_allows_24_characters(api):
     table = api.table(players=(), start=False)
-    status, body = api.call("POST", f"/tables/{table.code}/players", json={"name": "  " + "y" * 24 + " "})
+    status, body = api.call("POST", f"/tables/{table.code}/players",
+                            json={"name": "  " + "y" * 24 + " "})
     assert status == 201 and body["player"]["name"] == "y" * 24
 
 
@@ -121,13 +122,17 @@ def test_start_refuses_bad_fields(api, payload):
 def test_remove_and_reorder_players_in_the_lobby(api):
     table = api.table(start=False)
     ann, ben, cat = (table.ids[n] for n in ("Ann", "Ben", "Cat"))
-    status, body = api.call("POST", f"/tables/{table.code}/seats", table.host, {"order": [cat, ann, ben]})
+    status, body = api.call("POST", f"/tables/{table.code}/seats", table.host,
+                            {"order": [cat, ann, ben]})
     assert status == 200 and [p["name"] for p in body["players"]] == ["Cat", "Ann", "Ben"]
-    status, body = api.call("POST", f"/tables/{table.code}/seats", table.host, {"order": [cat, ann]})
+    status, body = api.call("POST", f"/tables/{table.code}/seats", table.host,
+                            {"order": [cat, ann]})
     assert status == 400
     status, body = api.call("POST", f"/tables/{table.code}/players/{ann}/remove", table.host)
-    assert status == 200 and [(p["name"], p["seat"]) for p in body["players"]] == [("Cat", 0), ("Ben", 1)]
-    status, body = api.call("POST", f"/tables/{table.code}/players/{ben}/remove", table.tokens["Ben"])
+    assert status == 200 and ([(p["name"], p["seat"]) for p in body["players"]]
+                              == [("Cat", 0), ("Ben", 1)])
+    status, body = api.call("POST", f"/tables/{table.code}/players/{ben}/remove",
+                            table.tokens["Ben"])
     assert status == 403
 
 
@@ -254,7 +259,8 @@ def test_the_host_acts_for_the_player_on_turn_with_as(api):
     assert status == 200 and body["events"][0]["summary"] == "Ann played a single 4."
     status, body = table.act(table.host, type="draw", source="deck", **{"as": table.ids["Ben"]})
     assert status == 403
-    status, body = table.act(table.tokens["Ben"], type="draw", source="deck", **{"as": table.ids["Ann"]})
+    status, body = table.act(table.tokens["Ben"], type="draw", source="deck",
+                             **{"as": table.ids["Ann"]})
     assert status == 403
 
 
@@ -319,7 +325,8 @@ def test_rejoin_issues_a_new_token_and_revokes_the_old(api):
     old = table.tokens["Ann"]
     status, body = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ann']}/rejoin", old)
     assert status == 403
-    status, body = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ann']}/rejoin", table.host)
+    status, body = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ann']}/rejoin",
+                            table.host)
     assert status == 200 and body["token"] != old
     assert body["rejoin_url"].endswith(f"/r/{table.code}#{body['token']}")
     assert api.call("GET", f"/tables/{table.code}", old)[0] == 401

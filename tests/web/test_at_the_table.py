@@ -202,8 +202,8 @@ def test_a_player_without_a_phone_plays_through_the_host_behind_a_cover(app):
 def catalogue_picks(html: str) -> list[dict]:
     """The cards a Big Money screen offers to pick (cards entered before), as they post."""
     forms = re.findall(r'<form[^>]*class="[^"]*bm-catalogue-card[^"]*".*?</form>', html, re.S)
-    return [dict(re.findall(r'<input type="hidden" name="(asset\.[a-z]+|slot|type)" value="([^"]*)"',
-                            form)) for form in forms]
+    return [dict(re.findall(r'<input type="hidden" name="(asset\.[a-z]+|slot|type)" '
+                            r'value="([^"]*)"', form)) for form in forms]
 
 
 def test_big_money_offers_the_cards_entered_at_earlier_tables_less_those_on_this_table(app):
@@ -214,7 +214,8 @@ def test_big_money_offers_the_cards_entered_at_earlier_tables_less_those_on_this
     for name in ("Ann", "Ben"):
         assert first.act(first.tokens[name], type="startup", industry="food")[0] == 200
     diner = {"industry": "food", "price": 10, "payout": 10, "stock": False, "name": "Diner"}
-    arena = {"industry": "entertainment", "price": 30, "payout": 30, "stock": False, "name": "Arena"}
+    arena = {"industry": "entertainment", "price": 30, "payout": 30, "stock": False,
+             "name": "Arena"}
     typo = {"industry": "food", "price": 100, "payout": 100, "stock": False, "name": "Dinr"}
     assert first.act(first.tokens["Ann"], type="reveal", slot=0, asset=typo)[0] == 200
     assert api.call("POST", f"/tables/{first.code}/undo", first.tokens["Ann"])[0] == 200
@@ -241,7 +242,8 @@ def test_big_money_offers_the_cards_entered_at_earlier_tables_less_those_on_this
     assert "it goes into market space 2" in answer
     assert offered(answer) == ["Diner", "Arena"]
     market = second.view()["state"]["market"]
-    assert market[0]["name"] == "Diner" and market[0]["price"] == 10 and market[0]["industry"] == "food"
+    assert (market[0]["name"] == "Diner" and market[0]["price"] == 10
+            and market[0]["industry"] == "food")
     assert second.act(second.tokens["Cat"], type="reveal", slot=1, asset=diner)[0] == 200
     assert offered() == ["Arena"]  # both Diners are on this table
     assert second.act(second.tokens["Cat"], type="reveal", slot=2, asset=arena)[0] == 200

@@ -74,7 +74,8 @@ def test_the_guard_counts_the_plural_forms_of_each_language(source, tmp_path):
     polish[("%(count)s test card", "%(count)s test cards")] = ("%(count)s karta", "%(count)s karty")
     assert problems(source, write_catalog(tmp_path, "pl", polish)) == [
         "templates/x.html:3: '%(count)s test card' needs 3 plural forms in pl, not 2"]
-    polish[("%(count)s test card", "%(count)s test cards")] = ("karta", "%(name)s karty", "%(count)s kart")
+    polish[("%(count)s test card", "%(count)s test cards")] = (
+        "karta", "%(name)s karty", "%(count)s kart")
     assert problems(source, write_catalog(tmp_path, "pl", polish, compile=False)) == [
         "templates/x.html:3: '%(count)s test card' has the placeholders ['name'] in pl, "
         "not ['count']"]

@@ -105,7 +105,8 @@ def test_conflicting_actions_at_once_apply_exactly_once_per_version(live_server)
         barrier = threading.Barrier(6)
         answers = []
 
-        def post(n: int) -> None:
+        def post(n: int, barrier=barrier, answers=answers, version=version,
+                 action=action) -> None:
             barrier.wait()
             answers.append(table.act(ann if n else table.tokens["Ann"], version=version,
                                      **action))

@@ -311,9 +311,11 @@ def test_illegal_actions_are_explained_in_place_and_change_nothing(table):
     assert 'id="panel"' in text and "It is not your turn to challenge." in text
     table.api_act("Ann", type="challenge", opponent=table.ids["Ben"])
     version += 1
-    text = post_action(table.phones["Cat"], table.code, {"type": "cast", "piece": "red-M"}, url, 403)
+    text = post_action(table.phones["Cat"], table.code, {"type": "cast", "piece": "red-M"},
+                       url, 403)
     assert "Only the two players in the challenge cast now." in text
-    text = post_action(table.phones["Ann"], table.code, {"type": "cast", "piece": "red-L"}, url, 422)
+    text = post_action(table.phones["Ann"], table.code, {"type": "cast", "piece": "red-L"},
+                       url, 422)
     assert "You do not hold the red Large." in section(text, "error")
     assert "Cast the red Small" in buttons_of(text)  # the choices are still there
     text = post_action(table.phones["Ann"], table.code, {"type": "cast", "piece": "purple-L"},
@@ -335,8 +337,8 @@ def normalised(html: str, table: Table) -> str:
     html = re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
     html = re.sub(r'name="(csrf_token|action_id)" value="[^"]*"', "", html)
     for name, player_id in table.ids.items():
-        html = re.sub(rf'name="(player|opponent)" value="{player_id}"', rf'name="\1" value="{name}"',
-                      html)
+        html = re.sub(rf'name="(player|opponent)" value="{player_id}"',
+                      rf'name="\1" value="{name}"', html)
         html = re.sub(rf'player={player_id}"', f'player={name}"', html)  # rejoin links
     return html.replace(table.code, "CODE")
 
@@ -373,7 +375,7 @@ def play_to_ann_s_red_goal(table: Table) -> None:
 
 def test_a_completed_goal_is_revealed_on_every_screen_then_everyone_s_at_the_end(table, api):
     play_to_ann_s_red_goal(table)
-    for screen, html in table.others("Ann").items():
+    for _screen, html in table.others("Ann").items():
         assert goal_chips(html.replace(section(html, "nbl-private"), "")) == []  # not yet
     panel = table.tap("Ann", "Take the red Medium")
     assert "reveals a red goal card" in section(panel, "nbl-latest")

@@ -78,7 +78,8 @@ def test_the_public_part_is_rendered_once_per_version(app, api, game):
 
 
 def test_a_mark_is_kept_for_the_viewers_it_names_only():
-    shared = pieces(Markup("<p>") + only_for("mine", 3) + except_for("wait", [3, 4]) + when_idle("news"))
+    shared = pieces(Markup("<p>") + only_for("mine", 3) + except_for("wait", [3, 4])
+                    + when_idle("news"))
     assert for_viewer(shared, 3, idle=False) == "<p>mine"
     assert for_viewer(shared, 4, idle=True) == "<p>news"
     assert for_viewer(shared, 5, idle=False) == "<p>wait"

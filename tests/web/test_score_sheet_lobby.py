@@ -12,7 +12,6 @@ from companion.auth import host_cookie
 from companion.extensions import db
 from companion.models import SavedOptions, Table
 from tests.support.pages import csrf_of, inert, page
-from tests.support.screens import post
 
 WINGSPAN = ["Birds", "Bonus cards", "End-of-round goals", "Eggs", "Food on cards",
             "Tucked cards"]
@@ -41,7 +40,8 @@ def test_the_form_asks_for_the_sheet(host):
     html = page(host, FORM)
     inert(html, FORM)
     assert 'id="name" name="name" value=""' in html and "required" in html
-    assert 'name="rounds" value=""' in html and "Default: open until the host ends the game." in html
+    assert ('name="rounds" value=""' in html
+            and "Default: open until the host ends the game." in html)
     assert 'name="target" value=""' in html and 'placeholder="none"' in html
     assert '<textarea id="categories" name="categories"' in html and ">Points</textarea>" in html
     for name in ("lowest_wins", "negative", "secret"):
@@ -107,8 +107,8 @@ def test_bad_input_is_explained_and_keeps_what_was_typed(app, host):
             assert f'>{fields["categories"]}</textarea>' in text, fields
     # The chain comes back as it was typed.
     response = host.post(FORM, data=sheet_form(
-        host, name="Rummy", categories="Birds\nEggs", rounds="7", tiebreaks__0="by=category;most=false",
-        tiebreaks__0__category="Fish"))
+        host, name="Rummy", categories="Birds\nEggs", rounds="7",
+        tiebreaks__0="by=category;most=false", tiebreaks__0__category="Fish"))
     text = response.get_data(as_text=True)
     assert 'value="by=category;most=false" selected' in text
     assert 'name="tiebreaks.0.category"\n          value="Fish"' in text
@@ -132,15 +132,16 @@ def test_saved_sheets_are_one_tap_and_offered_as_the_name_is_typed(app, host):
     html = page(host, FORM)
     inert(html, FORM)
     # Most used first: Golf (twice, under the name as last typed), then Wingspan.
-    assert re.findall(r'<button type="submit" class="button primary" name="name" value="([^"]+)"', html) \
-        == ["golf", "Wingspan"]
+    assert re.findall(r'<button type="submit" class="button primary" name="name" '
+                      r'value="([^"]+)"', html) == ["golf", "Wingspan"]
     # Offered as the name is typed: the saved sheets, then the names of other tables.
     offered = html[html.index('<datalist id="name-offered">'):]
-    assert re.findall(r'<option value="([^"]+)"></option>', offered[:offered.index("</datalist>")]) \
-        == ["golf", "Wingspan", "Hanabi"]
+    assert re.findall(r'<option value="([^"]+)"></option>',
+                      offered[:offered.index("</datalist>")]) == ["golf", "Wingspan", "Hanabi"]
     assert ", ".join(WINGSPAN) in html
     # One tap: a table with Wingspan's categories and tie-breaks; counted once more.
-    code = created(host.post(f"{FORM}/saved", data={"csrf_token": csrf_of(html), "name": "Wingspan"}))
+    code = created(host.post(f"{FORM}/saved",
+                             data={"csrf_token": csrf_of(html), "name": "Wingspan"}))
     options = options_of(host, code)
     assert options["name"] == "Wingspan" and options["categories"] == WINGSPAN
     assert options["tiebreaks"] == [{"by": "category", "category": "Food on cards", "most": True}]
@@ -149,7 +150,8 @@ def test_saved_sheets_are_one_tap_and_offered_as_the_name_is_typed(app, host):
     assert uses == {"golf": 2, "Wingspan": 2}
     # A name typed again with other settings updates the saved sheet.
     created(host.post(FORM, data=sheet_form(host, name="WINGSPAN", categories="Birds\nEggs")))
-    code = created(host.post(f"{FORM}/saved", data={"csrf_token": csrf_of(html), "name": "wingspan"}))
+    code = created(host.post(f"{FORM}/saved",
+                             data={"csrf_token": csrf_of(html), "name": "wingspan"}))
     assert options_of(host, code)["categories"] == ["Birds", "Eggs"]
     assert options_of(host, code)["name"] == "WINGSPAN"
     # "Change" fills the form with a saved sheet's settings.
@@ -190,9 +192,11 @@ def test_a_finished_sheet_downloads_as_csv(app, client, api):
     table = play_sheet(api, ("Ann", "=cmd|' /C calc'!A0", "@Cat"),
                        {"name": "=Wingspan", "rounds": 2, "categories": ["Birds", "-Eggs"],
                         "negative": True, "tiebreaks": [{"by": "category", "category": "Birds"}]},
-                       [{"Ann": {"Birds": 10, "-Eggs": 2}, "=cmd|' /C calc'!A0": {"Birds": 8, "-Eggs": 4},
+                       [{"Ann": {"Birds": 10, "-Eggs": 2},
+                         "=cmd|' /C calc'!A0": {"Birds": 8, "-Eggs": 4},
                          "@Cat": {"Birds": -3, "-Eggs": 0}},
-                        {"Ann": {"Birds": 5, "-Eggs": 1}, "=cmd|' /C calc'!A0": {"Birds": 7, "-Eggs": 1},
+                        {"Ann": {"Birds": 5, "-Eggs": 1},
+                         "=cmd|' /C calc'!A0": {"Birds": 7, "-Eggs": 1},
                          "@Cat": {"Birds": 1, "-Eggs": 1}}])
     response = client.get(f"/t/{table.code}/sheet.csv")
     disposition = response.headers["Content-Disposition"]
@@ -237,7 +241,8 @@ def test_games_lists_sheets_by_their_name_with_best_and_average(app, client, api
     go_big.finish()
     html = page(client, "/games")
     inert(html, "/games")
-    assert html.count("<h3>Golf</h3>") == 2 and "<h3>Rummy</h3>" in html and "<h3>Go Big</h3>" in html
+    assert (html.count("<h3>Golf</h3>") == 2 and "<h3>Rummy</h3>" in html
+            and "<h3>Go Big</h3>" in html)
     assert "Score sheet" not in html.split("<h2>Players</h2>")[0]
     sheets = html[html.index('id="sheet-stats"'):]
     rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>(\d+)</td><td>(\d+)</td>\s*"

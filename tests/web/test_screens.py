@@ -16,7 +16,8 @@ def test_home_lists_only_built_games_and_takes_a_room_code(client, app):
         assert engine.title in html
     assert 'name="code"' in html
     response = client.get("/join?code=zzzz")
-    assert response.status_code == 404 and "There is no table with that code." in response.get_data(as_text=True)
+    assert (response.status_code == 404
+            and "There is no table with that code." in response.get_data(as_text=True))
 
 
 def test_the_options_form_shows_every_default(client):
@@ -123,7 +124,8 @@ def test_a_turn_from_the_phone_preview_confirm_and_draw(app, host):
     assert panel.startswith('<section id="panel"') and "Ann played a pair of 5s." in panel
     assert "From the deck" in panel and "From the market" in panel
     # Ben previews a pair of 2s against Ann's pair of 5s.
-    post(ann, f"/t/{code}/act", {"type": "draw", "source": "market"}, f"/t/{code}", status=200, htmx=True)
+    post(ann, f"/t/{code}/act", {"type": "draw", "source": "market"}, f"/t/{code}", status=200,
+         htmx=True)
     preview = page(phones["Ben"], f"/t/{code}/preview?type=play&value=2&count=2")
     assert "beats Ann&#39;s pair of 5s." in preview
 
@@ -149,7 +151,8 @@ def test_the_panel_answers_204_when_nothing_changed(app, host):
 
 def test_undo_from_the_phone(app, host):
     code, phones = start_game(app, host)
-    post(phones["Ann"], f"/t/{code}/act", {"type": "play", "value": "5", "count": "1"}, f"/t/{code}")
+    post(phones["Ann"], f"/t/{code}/act", {"type": "play", "value": "5", "count": "1"},
+         f"/t/{code}")
     assert "Undo the last move" in page(phones["Ann"], f"/t/{code}")
     assert "Undo the last move" not in page(phones["Ben"], f"/t/{code}")
     post(phones["Ann"], f"/t/{code}/undo", {}, f"/t/{code}")
@@ -158,7 +161,8 @@ def test_undo_from_the_phone(app, host):
 
 def test_cross_site_form_posts_are_refused(app, host):
     code, phones = start_game(app, host)
-    response = phones["Ann"].post(f"/t/{code}/act", data={"type": "play", "value": "5", "count": "1"})
+    response = phones["Ann"].post(f"/t/{code}/act",
+                                  data={"type": "play", "value": "5", "count": "1"})
     assert response.status_code == 400
     assert "expired or came from another site" in response.get_data(as_text=True)
     response = host.post(f"/t/{code}/undo", data={})
@@ -204,7 +208,8 @@ NOT_A_BANK = re.compile(r'data-version="\d+"|since=\d+|/[A-Z]{4}|v=[0-9a-f]{12}|
 def test_a_phone_never_sees_another_players_bank(app, host):
     code, phones = start_game(app, host, names=("Ann", "Ben"))
     for name, value, count in (("Ann", "7", "3"), ("Ben", "1", "1")):
-        post(phones[name], f"/t/{code}/act", {"type": "play", "value": value, "count": count}, f"/t/{code}")
+        post(phones[name], f"/t/{code}/act", {"type": "play", "value": value, "count": count},
+             f"/t/{code}")
         post(phones[name], f"/t/{code}/act", {"type": "draw", "source": "deck"}, f"/t/{code}")
     mine = page(phones["Ann"], f"/t/{code}")
     assert re.search(r'class="big-number">21<', mine)
@@ -217,7 +222,8 @@ def test_a_phone_never_sees_another_players_bank(app, host):
 def test_rejoin_hands_the_seat_to_a_new_phone(app, host):
     code, phones = start_game(app, host)
     ids = {p["name"]: p["id"] for p in host.get(f"/api/v1/tables/{code}").get_json()["players"]}
-    response = post(host, f"/t/{code}/rejoin", {"player": ids["Ann"]}, f"/t/{code}/host", status=200)
+    response = post(host, f"/t/{code}/rejoin", {"player": ids["Ann"]}, f"/t/{code}/host",
+                    status=200)
     html = response.get_data(as_text=True)
     assert "Rejoin code for Ann" in html and "<svg" in html
     assert watches_the_display(phones["Ann"], code)
