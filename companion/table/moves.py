@@ -22,14 +22,14 @@ from .. import store
 from ..auth import Viewer
 from ..errors import CompanionError, bad_request, conflict, forbidden, illegal
 from ..games import GAMES, Game
-from ..games.engine import IllegalAction, Note
-from ..games.messages import message
+from ..games.engine import IllegalAction
 from ..games.replay import action_rng, replay, seat_order, setup_rng
 from ..models import utcnow
 from ..snapshots import UNDO_TAIL, Snapshot
 from ..store import Change
 from ..web import messages
 from .checks import read_envelope, validation_message
+from .notes import ended_line
 from .read import names_of, seated, summary, view
 from .seating import require_host, require_lobby
 
@@ -317,9 +317,8 @@ def end(table: Snapshot, viewer: Viewer, version: Any = None) -> Snapshot:
             raise conflict(lazy_gettext("The game is over."))
         if before.status == "ended":
             raise conflict(ENDED)
-        line = Note(message("The host ended this table before the game was over."))
         return Change(row={"status": "ended"},
                       events=[{"kind": "end", "actor": None, "actor_key": viewer.actor_key,
-                               "notes": [line.to_json()]}])
+                               "notes": [ended_line().to_json()]}])
 
     return store.write(table, stop).table
