@@ -85,9 +85,10 @@ def view(table: Snapshot, viewer: Viewer) -> dict:
     engine = GAMES[table.game]
     public, private = engine.view(state, you)
     private = private if you is not None else None
-    playing = table.status != "ended"  # an ended table awaits no one: it takes no move
-    actions = engine.actions(state, you) if playing and (you is not None or viewer.is_host) else []
-    if not playing:
+    ended = table.status == "ended"  # an ended table awaits no one: it takes no move
+    actions = ([] if ended or (you is None and not viewer.is_host)
+               else engine.actions(state, you))
+    if ended:
         result["waiting_for"] = []
     parts = (public, private, actions)
     if _has_placeholder(parts):  # (looked for in the three at once: most views have none)

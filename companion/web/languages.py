@@ -13,8 +13,8 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 from babel import Locale, UnknownLocaleError
-from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
 from babel.dates import format_datetime
+from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
 from flask_babel import Babel, get_timezone
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header

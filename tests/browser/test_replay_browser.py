@@ -114,7 +114,8 @@ def test_every_control_of_every_games_replay_logs_no_console_error(live_server, 
     swapped in applies no inline style, even over elements the browser styled)."""
     api = Api(live_server.local_url, app=live_server.app)
     for game, engine in GAMES.items():
-        players = ("Ann", "Ben", "Cat", "Dan")[:max(engine.min_players, min(3, engine.max_players))]
+        seats = max(engine.min_players, min(3, engine.max_players))
+        players = ("Ann", "Ben", "Cat", "Dan")[:seats]
         table = api.table(game, players=players, seed=5,
                           options={"copies_per_value": 4} if game == "go-big" else None)
         table.finish()
