@@ -61,12 +61,13 @@ def create_app(overrides: dict | None = None) -> Flask:
     limiter.init_app(app)
     languages.register(app)
 
-    from .web import (api, box_labels, compress, display, downloads, errors, health, links,
-                      lobby, public_part, replay, screens)
+    from .web import (api, box_labels, compress, display, downloads, ending, errors, health,
+                      links, lobby, public_part, replay, screens)
     from .web import stream_limits
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
+    app.register_blueprint(ending.bp)
     app.register_blueprint(display.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(api.bp)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 from collections import Counter, defaultdict
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
 
@@ -114,15 +115,28 @@ def past_games(limit: int = 50) -> list[dict]:
     return games
 
 
-def games_in_play(limit: int = 50) -> list[dict]:
-    """The tables of this server whose game is being played, the newest first."""
+# A table whose last change is older than this is listed apart from those being played:
+# nobody plays it any more, and its host may end it.
+IDLE_AFTER = timedelta(days=1)
+
+
+def games_in_play(limit: int = 50, status: str = "playing") -> list[dict]:
+    """The tables of this server whose game is being played (or, with `status="ended"`,
+    was ended by its host before its end), the most recently played first; each says
+    when it was last played (`played_at`, UTC) and whether that was over a day ago."""
     tables = db.session.execute(
-        db.select(Table).where(Table.status == "playing")
+        db.select(Table).where(Table.status == status)
         .options(selectinload(Table.players))
-        .order_by(Table.created_at.desc()).limit(limit)).scalars()
-    return [{"code": table.code, "game": GAMES[table.game].played_as(table.options),
-             "opened_at": table.created_at, "players": [p.name for p in table.players]}
-            for table in tables]
+        .order_by(Table.updated_at.desc()).limit(limit)).scalars()
+    idle_since = datetime.now(timezone.utc) - IDLE_AFTER
+    games = []
+    for table in tables:
+        played_at = datetime.fromtimestamp(table.updated_at, timezone.utc)
+        games.append({"code": table.code, "game": GAMES[table.game].played_as(table.options),
+                      "opened_at": table.created_at, "players": [p.name for p in table.players],
+                      "played_at": played_at.replace(tzinfo=None),
+                      "idle": played_at < idle_since})
+    return games
 
 
 def player_stats(games: list[dict], totals: bool = False) -> list[dict]:

@@ -120,7 +120,7 @@ class PlayerRecord(Record):
 
 class EventRecord(Record):
     seq: int = Field(ge=1)
-    kind: Literal["action", "undo", "rejoin"]
+    kind: Literal["action", "undo", "rejoin", "end"]
     actor: Optional[int]
     actor_key: str = Field(max_length=16)
     action: Optional[dict[str, Any]]
@@ -137,7 +137,7 @@ class TableRecord(Record):
     game: str
     options: dict[str, Any]
     seed: Optional[int]
-    status: Literal["lobby", "playing", "finished"]
+    status: Literal["lobby", "playing", "finished", "ended"]
     host_token_hash: str = Field(max_length=64)
     first_player: Optional[int]
     version: int = Field(ge=0)

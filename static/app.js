@@ -447,6 +447,19 @@
     field.dispatchEvent(new Event("input", { bubbles: true }));
   });
 
+  // -- A way back out of a confirmation swapped in (data-dismiss="<the box's id>"): it empties
+  // the box. Where there is no such box (the confirmation is a page of its own) it is the
+  // link back it is.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("[data-dismiss]");
+    var box = link && document.getElementById(link.getAttribute("data-dismiss"));
+    if (!box || !box.contains(link)) {
+      return;
+    }
+    event.preventDefault();
+    box.replaceChildren();
+  });
+
   // -- Finding an item in a long list -----------------------------------------------------
   // A search box (data-filter="<the list's id>") narrows the list (data-filter-list) to the
   // items whose text holds every word typed; data-filter-none="<id>" says when none does.

@@ -1,4 +1,4 @@
-"""Starting a game, and its moves: act, preview and undo.
+"""Starting a game, and its moves: act, preview, undo, and the host ending a table.
 
 A move is applied to the table's snapshot at its current version and written as the next
 version; the process that made it builds the next snapshot in memory, and the move
@@ -29,10 +29,12 @@ from ..snapshots import UNDO_TAIL, Snapshot
 from ..store import Change
 from ..i18n import messages
 from .checks import read_envelope, validation_message
+from .notes import ended_line
 from .read import names_of, seated, summary, view
 from .seating import require_host, require_lobby
 
 SEED_MAX = 2**63 - 1
+ENDED = lazy_gettext("The host ended this table before the game was over.")
 UNDO_AT_ONCE = UNDO_TAIL
 
 
@@ -177,8 +179,8 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
         if envelope.version is not None and envelope.version != before.version:
             raise stale(before, viewer)
         if before.status != "playing":
-            raise illegal(lazy_gettext("The game has not started yet.")
-                          if before.status == "lobby" else lazy_gettext("The game is over."))
+            raise illegal({"lobby": lazy_gettext("The game has not started yet."),
+                           "ended": ENDED}.get(before.status, lazy_gettext("The game is over.")))
         named = getattr(action, "player", None)
         if (actor is None and action.type in engine.host_or_player_actions
                 and named is not None and not engine.host_names_anyone(before.state, action)
@@ -272,6 +274,8 @@ def undo(table: Snapshot, viewer: Viewer, steps: Any = 1, version: Any = None) -
             raise stale(before, viewer)
         if before.status == "lobby":
             raise conflict(lazy_gettext("The game has not started yet."))
+        if before.status == "ended":
+            raise conflict(ENDED)
         effective = store.actions_in_effect(before.id)
         if not effective:
             raise illegal(lazy_gettext("There is nothing to undo."))
@@ -294,3 +298,27 @@ def undo(table: Snapshot, viewer: Viewer, steps: Any = 1, version: Any = None) -
                      "undoes": event.seq} for event in reversed(taken)])
 
     return store.write(table, take_back).table
+
+
+def end(table: Snapshot, viewer: Viewer, version: Any = None) -> Snapshot:
+    """The host ends a table whose game will not be played to its end: a line in its log,
+    and its status "ended", after which no move is made or taken back. With the `version`
+    the host saw, refused as stale should the table have moved on since."""
+    require_host(viewer)
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        raise bad_request(lazy_gettext("version is a whole number."))
+
+    def stop(before: Snapshot) -> Change:
+        if version is not None and version != before.version:
+            raise stale(before, viewer)
+        if before.status == "lobby":
+            raise conflict(lazy_gettext("The game has not started yet."))
+        if before.status == "finished":
+            raise conflict(lazy_gettext("The game is over."))
+        if before.status == "ended":
+            raise conflict(ENDED)
+        return Change(row={"status": "ended"},
+                      events=[{"kind": "end", "actor": None, "actor_key": viewer.actor_key,
+                               "notes": [ended_line().to_json()]}])
+
+    return store.write(table, stop).table

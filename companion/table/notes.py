@@ -48,6 +48,13 @@ def rebuilt(game: str, seats: list[int], first_player: int | None, options: dict
             made[event.seq] = [note.to_json() for note in lines[event.seq]]
         elif event.kind == "rejoin":
             made[event.seq] = rejoin_notes(list(event.notes or []), local_of)
+        elif event.kind == "end":
+            made[event.seq] = [ended_line().to_json()]
         else:
             made[event.seq] = list(event.notes or [])
     return made
+
+
+def ended_line() -> Note:
+    """The log's line when the host ends a table before its game is over."""
+    return Note(message("The host ended this table before the game was over."))

@@ -85,7 +85,11 @@ def view(table: Snapshot, viewer: Viewer) -> dict:
     engine = GAMES[table.game]
     public, private = engine.view(state, you)
     private = private if you is not None else None
-    actions = engine.actions(state, you) if (you is not None or viewer.is_host) else []
+    ended = table.status == "ended"  # an ended table awaits no one: it takes no move
+    actions = ([] if ended or (you is None and not viewer.is_host)
+               else engine.actions(state, you))
+    if ended:
+        result["waiting_for"] = []
     parts = (public, private, actions)
     if _has_placeholder(parts):  # (looked for in the three at once: most views have none)
         names = names_of(table)

@@ -56,7 +56,7 @@ VIEW = {"type": "object", "required": ["code", "game", "status", "version", "pla
                                        "turn", "waiting_for", "state", "private", "actions",
                                        "result"],
         "properties": {"code": {"type": "string"}, "game": {"type": "string"},
-                       "status": {"enum": ["lobby", "playing", "finished"]},
+                       "status": {"enum": ["lobby", "playing", "finished", "ended"]},
                        "version": {"type": "integer"},
                        "players": {"type": "array", "items": {"type": "object"}},
                        "actions": {"type": "array", "items": {"type": "object"}}}}

@@ -13,8 +13,9 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 from babel import Locale, UnknownLocaleError
+from babel.dates import format_datetime
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
-from flask_babel import Babel
+from flask_babel import Babel, get_timezone
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -71,6 +72,34 @@ def chosen_locale() -> Locale:
 @lru_cache(maxsize=64)
 def _locale(language: str) -> Locale:
     return Locale.parse(language)
+
+
+def regional() -> Locale:
+    """The locale this request's dates are written in: the chosen language, in the region
+    the browser asks for it (Accept-Language "en-GB" reads 06/12/2026, "en-US" 12/6/26),
+    so the words stay in a shipped language while the figures follow the reader's region."""
+    language = current()
+    if not has_request_context():
+        return _locale(language)
+    return _regional(request.environ.get("HTTP_ACCEPT_LANGUAGE", ""), language)
+
+
+@lru_cache(maxsize=512)
+def _regional(asked: str, language: str) -> Locale:
+    for value, _quality in parse_accept_header(asked, LanguageAccept):
+        try:
+            locale = Locale.parse(value.replace("-", "_"))
+        except (ValueError, UnknownLocaleError):
+            continue
+        if locale.language == language and locale.territory:
+            return locale
+    return _locale(language)
+
+
+def datetimeformat(moment, format: str = "medium") -> str:
+    """A date and time (stored in UTC) in the server's time zone, written as the
+    reader's region writes it (`regional`)."""
+    return format_datetime(moment, format, tzinfo=get_timezone(), locale=regional())
 
 
 def current() -> str:
@@ -159,6 +188,7 @@ def register(app: Flask) -> None:
     Babel(app, locale_selector=chosen_locale)
     app.context_processor(translating)
     app.jinja_env.filters["numberformat"] = numberformat
+    app.jinja_env.filters["datetimeformat"] = datetimeformat
     app.register_blueprint(bp)
     app.after_request(say_which_language)
     app.jinja_env.globals["current_language"] = current

@@ -34,8 +34,14 @@ def home():
 @bp.get("/games")
 def past_games():
     games = records.past_games(limit=1000)
+    in_play = records.games_in_play()
+    idle = [game for game in in_play if game["idle"]]
+    for game in idle:  # the host's device may end a table nobody plays any more
+        table = read.find(game["code"]) if host_cookie(game["code"]) in request.cookies else None
+        game["hosted"] = table is not None and cookie_viewer(table, request, host=True) is not None
     return render_template("lobby/games.html", games=games[:50],
-                           in_play=records.games_in_play(),
+                           in_play=[game for game in in_play if not game["idle"]], idle=idle,
+                           ended=records.games_in_play(status="ended"),
                            stats=records.player_stats(games),
                            sheet_stats=records.player_stats(games, totals=True))
 

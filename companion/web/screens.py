@@ -311,8 +311,10 @@ def undo_confirm(code: str):
     names = read.names_of(table)
     lines = [read.summary(e.notes, viewer, names, html=True)
              for e in undoable[:int(steps)]]
-    return render_template("table/_undo_confirm.html", table=table, screen=screen,
-                           steps=int(steps), lines=lines)
+    # Without the script the confirmation is a page of its own, with its way back.
+    page = ("table/_undo_confirm.html" if request.headers.get("HX-Request")
+            else "table/undo_confirm.html")
+    return render_template(page, table=table, screen=screen, steps=int(steps), lines=lines)
 
 
 @bp.post("/undo")

@@ -14,7 +14,7 @@ from companion.auth import Viewer
 from companion.extensions import db
 from companion.games import GAMES
 from companion.games.engine import Note
-from companion.table import read, seating
+from companion.table import moves, read, seating
 from tests.support.api import Api
 from tests.support.app import make_app, own_database
 from tests.support.bots import choose_move
@@ -65,9 +65,13 @@ def club_history(app) -> list:
             assert status == 200, body
             playing.tokens["P0"] = body["token"]
     made.append(api.table("go-big", players=("Ann", "Ben"), start=False))
+    ended = api.table("go-big", players=("Ann", "Ben"), seed=300, options=QUICK.get("go-big"))
+    play(app, api, ended, 2, 0)
+    made.append(ended)
     with app.app_context():
         again, _ = seating.play_again(read.find(made[0].code), Viewer(is_host=True))
         made.append(again)
+        moves.end(read.find(ended.code), Viewer(is_host=True))  # a table its host ended
         db.session.remove()
     return made
 
@@ -114,7 +118,7 @@ def test_a_round_trip_through_another_database_keeps_every_game(laptop, tmp_path
     (tmp_path / "laptop.json").write_text(laptop.file.read_text())
     assert document["format"] == "companion-export" and document["version"] == 2
     assert len(document["tables"]) == len(made)
-    assert {t["status"] for t in document["tables"]} == {"lobby", "playing", "finished"}
+    assert {t["status"] for t in document["tables"]} == {"lobby", "playing", "finished", "ended"}
 
     (tmp_path / "server").mkdir()
     with own_database(tmp_path / "server") as server_url:  # PostgreSQL when a server is named
