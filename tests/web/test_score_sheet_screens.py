@@ -120,7 +120,8 @@ def test_undo_never_goes_back_past_a_reveal(app):
 def test_the_host_as_scorer_enters_every_row_and_a_phone_cannot(app):
     sheet = Sheet(app, entry="scorer", rounds=1, names=("Ann", "Ben"))
     host = sheet.page(None)
-    assert 'name="player"' in host and host.count('inputmode="numeric"') == 1
+    # One player at a time (a field), and the round at once (a field per player).
+    assert 'name="player"' in host and host.count('inputmode="numeric"') == 1 + 2
     assert 'inputmode="numeric"' not in sheet.page("Ann")
     ann, ben = sheet.seated.ids["Ann"], sheet.seated.ids["Ben"]
     sheet.enter("Ann", 1, {"Points": 9}, status=403)
