@@ -325,6 +325,12 @@ class Game:
         screens ask."""
         return []
 
+    def public_since(self, public: dict, actions: list[dict]) -> dict | None:
+        """The public state `public` cut down to what `actions` (made since a version the
+        caller holds, oldest first) may have changed, for a caller that keeps the rest; None
+        when the game cannot tell (the whole state is given)."""
+        return None
+
     def keeps_secrets(self, state: State) -> bool:
         """Whether the players' own views may hold something the others may not see now
         (what the host screen covers for a player without a phone)."""

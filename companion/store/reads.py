@@ -48,6 +48,9 @@ FULL_LOG = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.action,
                   EVENTS.c.notes, EVENTS.c.reveal, EVENTS.c.undoes, EVENTS.c.version,
                   EVENTS.c.at).where(EVENTS.c.table_id == bindparam("table_id")).order_by(
     EVENTS.c.seq)
+ACTIONS_SINCE = select(EVENTS.c.kind, EVENTS.c.action).where(
+    EVENTS.c.table_id == bindparam("table_id"), EVENTS.c.version > bindparam("after"),
+    EVENTS.c.version <= bindparam("upto")).order_by(EVENTS.c.seq)
 CODE_TAKEN = select(func.count()).select_from(TABLES).where(
     TABLES.c.code == bindparam("code"))
 
@@ -97,6 +100,14 @@ def events(table_id: int) -> Sequence[Row]:
     """The table's whole log, oldest first (`event.seq`, `event.action`, ...)."""
     with reading() as connection:
         return connection.execute(FULL_LOG, {"table_id": table_id}).all()
+
+
+def actions_since(table_id: int, after: int, upto: int) -> Sequence[Row]:
+    """The kind and action of each event of versions `after` (excluded) to `upto`, oldest
+    first."""
+    with reading() as connection:
+        return connection.execute(ACTIONS_SINCE, {"table_id": table_id, "after": after,
+                                                  "upto": upto}).all()
 
 
 def actions_in_effect(table_id: int) -> list[Row]:

@@ -165,6 +165,12 @@ def openapi() -> dict:
             if "{code}" in path else []
         if not item["parameters"]:
             del item["parameters"]
+    paths["/api/v1/tables/{code}"]["get"]["parameters"] = [{
+        "name": "rows_since", "in": "query", "required": False,
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "A version of the table the caller holds: a score sheet's rows then "
+                       "hold only the rounds changed after it and the open round's entries "
+                       "(the state says `rows_since`); after an undo, the whole view."}]
     return {
         "openapi": "3.1.0",
         "info": {"title": "Companion API", "version": "1"},

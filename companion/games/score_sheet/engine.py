@@ -337,6 +337,20 @@ class ScoreSheet(Game):
     def scores(self, state: State) -> dict[int, int]:
         return {p: sheet.total(state, p) for p in state["players"]}
 
+    def public_since(self, public: dict, actions: list[dict]) -> dict | None:
+        """Each seat's rows of the rounds these actions entered or corrected, and the open
+        round's; the seats' totals stay whole."""
+        rounds = set()
+        for action in actions:
+            if action.get("type") in ("enter", "enter_round", "correct"):
+                rounds.add(action["round"])
+            elif action.get("type") != "end":
+                return None
+        seats = [dict(seat, rows=[row for row in seat["rows"]
+                                  if row["round"] in rounds or row.get("open")])
+                 for seat in public["seats"]]
+        return dict(public, seats=seats)
+
     def keeps_secrets(self, state: State) -> bool:
         return sheet.options(state)["secret"] and not state["finished"]
 
