@@ -103,7 +103,8 @@ def view_since(table: Snapshot, viewer: Viewer, since: int) -> dict:
     if whole["state"] is None or not 0 <= since <= table.version:
         return whole
     later = store.actions_since(table.id, since, table.version)
-    if any(event.kind != "action" or not isinstance(event.action, dict) for event in later):
+    if later is None or any(event.kind != "action" or not isinstance(event.action, dict)
+                            for event in later):
         return whole
     cut = GAMES[table.game].public_since(whole["state"], [event.action for event in later])
     if cut is None:
