@@ -236,10 +236,14 @@ def second_look(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
     try:
         envelope, fields = read_envelope(data)
         action = parse_action(engine, fields)
-    except CompanionError:
+        actor = _actor(table, viewer, engine, action.type, envelope.as_)
+        looks = engine.second_look(table.state, action)
+        if looks:  # only what the rules would take is worth a second look
+            engine.apply(copied(table.state), actor, action,
+                         action_rng(table.seed, table.moves))
+    except (CompanionError, IllegalAction):
         return []
-    return [messages.render(line, names_of(table), html=True)
-            for line in engine.second_look(table.state, action)]
+    return [messages.render(line, names_of(table), html=True) for line in looks]
 
 
 # -- undoing ------------------------------------------------------------------------
