@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.support.api import Api
-from tests.support.browser import TAP, Taps, host_screen
+from tests.support.browser import TAP, Taps, host_screen, screenshot
 
 
 def golf_for_three(live_server):
@@ -122,3 +122,4 @@ def test_a_scorers_sheet_of_players_without_phones_has_no_cover_and_touch_sized_
         assert box["width"] >= TAP and box["height"] >= TAP, box
     pickers.nth(1).click()
     expect(host.get_by_role("radio", name=re.compile("^Hal"))).to_be_checked()
+    screenshot(host, "score-sheet-scorer-on-a-phone")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.web.test_score_sheet_screens import Sheet
+from tests.support.score_sheets import Sheet
 
 
 def golf(app) -> Sheet:
