@@ -91,6 +91,7 @@ def test_a_score_far_outside_the_sheet_waits_for_a_second_look(live_server, new_
         "Ben: Points 60 is more than ten times the largest entry so far (5).")
     assert table.view()["state"]["entered"] == []  # nothing saved
     expect(host.get_by_role("textbox", name="Ben", exact=True)).to_have_value("60")  # as typed
+    screenshot(host, "score-sheet-second-look")
     look.get_by_role("button", name="Enter it as it is").click()
     expect(host.locator(".entered-line")).to_have_text("Entered for round 3: 0 of 3.")
     expect(look).to_have_count(0)
