@@ -383,16 +383,35 @@
   // survives an update that keeps its form: a field the player changed keeps its value, a
   // preview shown on this phone stays, and the focus and the scroll stay. A form the
   // update removes goes; one whose data-entry changed (another decision) starts afresh.
+  // A field is kept only for the decision it was changed for: idiomorph carries an
+  // element with the same id into the new form (the host's next entry, another player
+  // chosen), and a value typed for the last decision must not stay there, for the next
+  // digit to be added to it.
+  var changedFor = new WeakMap(); // a field the player changed: its form's data-entry then
+
   function isEntry(field) {
     return (field.form || field.hasAttribute("data-filter")) && field.type !== "hidden" && field.type !== "submit" && field.type !== "button";
   }
 
-  function entered(field) {
-    if (field.type === "checkbox" || field.type === "radio") {
-      return field.checked !== field.defaultChecked;
-    }
-    return field.value !== field.defaultValue;
+  function decisionOf(field) {
+    var form = field.form || (field.closest && field.closest("form"));
+    return form ? form.getAttribute("data-entry") : null;
   }
+
+  function entered(field) {
+    var changed = field.type === "checkbox" || field.type === "radio" ?
+      field.checked !== field.defaultChecked : field.value !== field.defaultValue;
+    return changed && (!changedFor.has(field) || changedFor.get(field) === decisionOf(field));
+  }
+
+  ["input", "change"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      var field = event.target;
+      if (field && field.form !== undefined && isEntry(field)) {
+        changedFor.set(field, decisionOf(field));
+      }
+    }, true);
+  });
 
   function keepEntries() {
     if (!window.Idiomorph) {

@@ -319,6 +319,23 @@ class Game:
         """Refuse (IllegalAction, NotYourTurn) what `player` may not post now whatever the
         action, before its move checks the rest. Nothing by default."""
 
+    def second_look(self, state: State, action: StrictModel) -> list:
+        """What in a legal action looks like a slip, worth a second look before a screen
+        sends it (messages; none by default). The rules take it as it is: only the
+        screens ask."""
+        return []
+
+    def public_since(self, public: dict, actions: list[dict]) -> dict | None:
+        """The public state `public` cut down to what `actions` (made since a version the
+        caller holds, oldest first) may have changed, for a caller that keeps the rest; None
+        when the game cannot tell (the whole state is given)."""
+        return None
+
+    def keeps_secrets(self, state: State) -> bool:
+        """Whether the players' own views may hold something the others may not see now
+        (what the host screen covers for a player without a phone)."""
+        return True
+
     def preview(self, state: State, player: int | None, action: StrictModel) -> str | None:
         """A sentence saying what a legal action would do, shown before it is confirmed;
         None to show the log lines the action would make."""

@@ -16,10 +16,11 @@ for a table.
 from .loading import at_least, cache, find_version, latest, load
 from . import saved
 from .saved import Named
-from .reads import actions_in_effect, events, free_code, sent_action
+from .reads import actions_in_effect, actions_since, events, free_code, sent_action
 from .writing import (WRITE_RETRIES, Change, NewTable, Written, busy, create_table,
                       import_tables, write)
 
 __all__ = ["WRITE_RETRIES", "Change", "Named", "NewTable", "Written", "actions_in_effect",
+           "actions_since",
            "at_least", "busy", "cache", "create_table", "events", "find_version",
            "free_code", "import_tables", "latest", "load", "saved", "sent_action", "write"]

@@ -46,6 +46,9 @@ FULL_LOG = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.action,
                   EVENTS.c.notes, EVENTS.c.reveal, EVENTS.c.undoes, EVENTS.c.version,
                   EVENTS.c.at).where(EVENTS.c.table_id == bindparam("table_id")).order_by(
     EVENTS.c.seq)
+NEWEST_EVENTS = select(EVENTS.c.kind, EVENTS.c.action, EVENTS.c.version).where(
+    EVENTS.c.table_id == bindparam("table_id")).order_by(EVENTS.c.seq.desc()).limit(
+    bindparam("most"))
 CODE_TAKEN = select(func.count()).select_from(TABLES).where(
     TABLES.c.code == bindparam("code"))
 
@@ -95,6 +98,21 @@ def events(table_id: int) -> Sequence[Row]:
     """The table's whole log, oldest first (`event.seq`, `event.action`, ...)."""
     with reading() as connection:
         return connection.execute(FULL_LOG, {"table_id": table_id}).all()
+
+
+def actions_since(table_id: int, after: int, upto: int) -> list[Row] | None:
+    """The kind and action of each event of versions `after` (excluded) to `upto`, oldest
+    first; None when more than one event may share a version among them (the undo of
+    several moves). Read newest first, no further back than one event per version, so a
+    long log is not read for the last few versions."""
+    most = upto - after + 1
+    with reading() as connection:
+        newest = connection.execute(NEWEST_EVENTS, {"table_id": table_id,
+                                                    "most": most}).all()
+    later = [event for event in newest if after < event.version <= upto]
+    if len(newest) == most and all(event.version > after for event in newest):
+        return None
+    return later[::-1]
 
 
 def actions_in_effect(table_id: int) -> list[Row]:

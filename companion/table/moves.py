@@ -228,6 +228,26 @@ def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
                                 if not n.reveal], names, html=True)
 
 
+def second_look(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
+    """What in an action looks like a slip (the engine's `second_look`), as lines for
+    this viewer, for a screen to ask about before sending it; none for an action that
+    `act` refuses anyway, which then says why."""
+    engine = GAMES[table.game]
+    if table.status != "playing":
+        return []
+    try:
+        envelope, fields = read_envelope(data)
+        action = parse_action(engine, fields)
+        actor = _actor(table, viewer, engine, action.type, envelope.as_)
+        looks = engine.second_look(table.state, action)
+        if looks:  # only what the rules would take is worth a second look
+            engine.apply(copied(table.state), actor, action,
+                         action_rng(table.seed, table.moves))
+    except (CompanionError, IllegalAction):
+        return []
+    return [messages.render(line, names_of(table), html=True) for line in looks]
+
+
 # -- undoing ------------------------------------------------------------------------
 
 def _may_undo(status: str, in_effect: list, viewer: Viewer) -> list:

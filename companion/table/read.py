@@ -98,6 +98,24 @@ def view(table: Snapshot, viewer: Viewer) -> dict:
     return result
 
 
+def view_since(table: Snapshot, viewer: Viewer, since: int) -> dict:
+    """The view, its state cut down to what changed after version `since` (which the
+    caller holds) where the game can tell (`public_since`: a score sheet's rows), marked
+    with `rows_since`; else the whole view. An undo since, or a version the table has not
+    reached, gives the whole view."""
+    whole = view(table, viewer)
+    if whole["state"] is None or not 0 <= since <= table.version:
+        return whole
+    later = store.actions_since(table.id, since, table.version)
+    if later is None or any(event.kind != "action" or not isinstance(event.action, dict)
+                            for event in later):
+        return whole
+    cut = GAMES[table.game].public_since(whole["state"], [event.action for event in later])
+    if cut is None:
+        return whole
+    return dict(whole, state=dict(cut, rows_since=since))
+
+
 def _shared_view(table: Snapshot) -> dict:
     engine = GAMES[table.game]
     shared = {"title": engine.title, "players": [p.public() for p in table.players],

@@ -57,7 +57,12 @@ def create_table():
 @limiter.limit("600/minute")
 def get_table(code: str):
     table, viewer = table_and_viewer(code)
-    return jsonify(read.view(table, viewer))
+    since = request.args.get("rows_since")
+    if since is None:
+        return jsonify(read.view(table, viewer))
+    if not since.isdigit() or len(since) > 18:
+        raise bad_request(lazy_gettext("rows_since is a version of the table: a whole number."))
+    return jsonify(read.view_since(table, viewer, int(since)))
 
 
 @bp.post("/tables/<code>/players")

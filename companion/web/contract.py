@@ -139,7 +139,7 @@ def openapi() -> dict:
             "type": "object", "required": ["code", "host_token", "join_url"]},
             errors=(400,))},
         "/api/v1/tables/{code}": {"get": _operation("The table as the caller may see it",
-                                                    200, answer=view, errors=(401, 404))},
+                                                    200, answer=view, errors=(400, 401, 404))},
         "/api/v1/tables/{code}/players": {"post": _operation(
             "Join the table", 201, ref("JoinTable"),
             {"type": "object", "required": ["player", "token"]}, errors=(400, 404, 409))},
@@ -165,6 +165,13 @@ def openapi() -> dict:
             if "{code}" in path else []
         if not item["parameters"]:
             del item["parameters"]
+    # Described, not declared: as the stream's check=1, a query the view reads beside none
+    # it refuses.
+    paths["/api/v1/tables/{code}"]["get"]["description"] = (
+        "With `?rows_since=VERSION` (a version of the table the caller holds), a score "
+        "sheet's rows hold only the rounds entered or corrected after it and the open "
+        "round's entries, and the state says `rows_since`; after an undo since, the whole "
+        "view. A rows_since that is not a whole number: 400.")
     return {
         "openapi": "3.1.0",
         "info": {"title": "Companion API", "version": "1"},

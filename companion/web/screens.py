@@ -18,7 +18,8 @@ from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..games import GAMES
 from ..snapshots import Snapshot
 from ..table import moves, read, seating
-from . import links, public_part
+from . import entry_checks, links, public_part
+from .form_actions import form_action
 from .errors import error_answer
 from .lobby import set_cookie
 from .live_stream import event_stream
@@ -26,7 +27,6 @@ from .live_stream import event_stream
 bp = Blueprint("screens", __name__, url_prefix="/t/<code>")
 
 LOG_LINES = 6
-ENVELOPE = {"csrf_token", "screen", "since"}
 
 
 def game_folder(table: Snapshot) -> str:
@@ -65,7 +65,7 @@ def screen_viewer(table: Snapshot, screen: str) -> Viewer:
 
 
 def panel_context(table: Snapshot, viewer: Viewer, screen: str,
-                  error: CompanionError | None = None) -> dict:
+                  error: CompanionError | None = None, second_look: dict | None = None) -> dict:
     """What a screen's panel shows this viewer."""
     view = read.view(table, viewer)
     names = read.names_of(table)
@@ -76,7 +76,7 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
     return {
         "table": table, "view": view, "screen": screen, "names": names,
         "public": public, "folder": GAMES[table.game].folder, "templates": templates,
-        "error": error,
+        "error": error, "second_look": second_look,
         "first_player_role": GAMES[table.game].first_player_role,
         "log": read.log(table, viewer, limit=LOG_LINES, html=True, newest_first=True),
         "can_undo": moves.can_undo(table, viewer),
@@ -95,7 +95,8 @@ def phoneless_steps(table: Snapshot, view: dict, screen: str) -> dict:
     player, their view without its private part); the others awaited, and every secret
     step, behind the "pass the device" cover (`local_waiting`); and the rest who keep
     secrets (goal cards...), told where to see them, behind the cover too
-    (`local_secrets`)."""
+    (`local_secrets`: none while the game keeps none, as a score sheet without secret
+    entry)."""
     if screen != "host" or table.status != "playing":
         return {"phoneless_turn": None, "local_waiting": [], "local_secrets": []}
     engine = GAMES[table.game]
@@ -110,6 +111,7 @@ def phoneless_steps(table: Snapshot, view: dict, screen: str) -> dict:
     covered = [p for p in waiting if p is not public]
     return {"phoneless_turn": turn, "local_waiting": covered,
             "local_secrets": [p for p in local if p not in covered
+                              and engine.keeps_secrets(table.state)
                               and engine.view(table.state, p.id)[1] is not None],
             "secrets_called": engine.secrets_called}
 
@@ -126,8 +128,9 @@ def remembered_entries(table: Snapshot, actions: list[dict]) -> list[dict]:
 
 
 def render_panel(table: Snapshot, viewer: Viewer, screen: str,
-                 error: CompanionError | None = None, status: int = 200):
-    context = panel_context(table, viewer, screen, error)
+                 error: CompanionError | None = None, status: int = 200,
+                 second_look: dict | None = None):
+    context = panel_context(table, viewer, screen, error, second_look)
     template = "display/_panel.html" if screen == "display" else "table/_panel.html"
     return render_template(template, fragment=True, **context), status
 
@@ -197,55 +200,20 @@ def events(code: str):
                                                signed_out_panel(table, str(live.REVOKED_MESSAGE))))
 
 
-INDEXED = re.compile(r"(.+)\[(\d{1,2})\]")
-
-
-def form_action(form: MultiDict) -> dict[str, Any]:
-    """An action posted from a screen's form, as the API would receive it: dotted names
-    make objects; repeated names, names ending in "[]" and indexed names ("dice[0]",
-    one radio group per die) make lists; "null" is None; pydantic does the rest."""
-    action: dict[str, Any] = {}
-    indexed: dict[str, dict[int, Any]] = {}
-    for key in form.keys():
-        if key in ENVELOPE:
-            continue
-        values = [None if v == "null" else v for v in form.getlist(key)]
-        position = INDEXED.fullmatch(key)
-        if position:
-            indexed.setdefault(position.group(1), {})[int(position.group(2))] = values[0]
-            continue
-        value: Any = values if key.endswith("[]") or len(values) > 1 else values[0]
-        _put(action, key.removesuffix("[]"), value)
-    for key, items in indexed.items():
-        _put(action, key, [items[i] for i in sorted(items)])
-    for number in ("version", "as"):
-        if number in action:
-            if not str(action[number]).isdigit():
-                raise bad_request(gettext("%(name)s is a whole number.", name=number))
-            action[number] = int(action[number])
-    return action
-
-
-def _put(action: dict, dotted: str, value: Any) -> None:
-    """`value` at "field" or "field.key": an action's objects are one level deep, and a key
-    may hold dots of its own (a score sheet's category "No. of birds")."""
-    field, dot, key = dotted.partition(".")
-    if not dot:
-        action[field] = value
-        return
-    target = action.setdefault(field, {})
-    if not isinstance(target, dict):
-        raise bad_request(gettext("That form was not understood."))
-    target[key] = value
-
-
 @bp.post("/act")
 def act(code: str):
     table = read.find(code)
     screen = request.form.get("screen", "phone")
     viewer = screen_viewer(table, screen)
     try:
-        move = moves.act(table, viewer, form_action(request.form))
+        action = form_action(request.form)
+        entry_checks.check_drawn_for(request.form,
+                                     lambda: render_panel(table, viewer, screen)[0])
+        look = entry_checks.second_look(table, viewer, request.form, action)
+        if look:
+            return render_panel(table, viewer, screen, status=entry_checks.SECOND_LOOK_STATUS,
+                                second_look=look)
+        move = moves.act(table, viewer, action)
     except CompanionError as error:
         return refused(table, viewer, screen, error)
     return after_change(move.table, viewer, screen)

@@ -6,13 +6,15 @@ seat order, the closed rounds and the open round's entries (see `sheet`).
 """
 from __future__ import annotations
 
+import copy
 import random
 
 from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, State)
 from ..messages import Message, Player, listed, message
 from . import sheet, standings
-from .models import Correct, End, Enter, Options
+from .models import Correct, End, Enter, EnterRound, Options
 
+FAR_OUTSIDE = 10  # an entry above this many times the largest so far gets a second look
 SMALL_SCORE = 30  # the bot's entries: 0 to 30 per category, a few below 0 when allowed
 
 
@@ -30,7 +32,7 @@ class ScoreSheet(Game):
     Options = Options
     secrets_called = "score entry"
     secret_actions = frozenset({"enter"})
-    host_actions = frozenset({"end"})
+    host_actions = frozenset({"end", "enter_round"})
     host_or_player_actions = frozenset({"enter", "correct"})
     saved_by = "name"  # a sheet's settings are kept under its game's name
     keeps_totals = True
@@ -78,8 +80,12 @@ class ScoreSheet(Game):
                  **self._bounds(state)}
         offered = []
         if player is HOST:
+            entered = [int(p) for p in state["open"]]
+            if options["entry"] == "scorer":
+                offered.append({"type": "enter_round", **shape, "players": [
+                    p for p in state["players"] if p not in entered]})
             offered.append({"type": "enter", **shape, "players": state["players"],
-                            "entered": [int(p) for p in state["open"]]})
+                            "entered": entered})
             if closed:
                 offered.append({"type": "correct", "rounds": closed,
                                 "players": state["players"],
@@ -109,6 +115,8 @@ class ScoreSheet(Game):
             raise NotYourTurn(message("You are not at this table."))
         if isinstance(action, End):
             raise NotYourTurn(message("Only the host can end the game."))
+        if isinstance(action, EnterRound):
+            raise NotYourTurn(message("Only the host can do that."))
         if isinstance(action, Enter):
             if sheet.options(state)["entry"] == "scorer":
                 raise NotYourTurn(message("The host enters the scores at this table."))
@@ -149,6 +157,26 @@ class ScoreSheet(Game):
         notes = [Note(self._entered_line(state, actor, target, number, scores, again))]
         if len(state["open"]) == len(state["players"]):
             notes += self._close(state)
+        return notes
+
+    def _enter_round(self, state: State, actor: int | None, action: EnterRound,
+                     rng: random.Random) -> list[Note]:
+        if sheet.options(state)["entry"] != "scorer":
+            raise IllegalAction(message("Only a scorer enters a whole round at once: "
+                                        "enter each player's row."))
+        players = [row.player for row in action.rows]
+        if len(set(players)) != len(players):
+            raise IllegalAction(message("A round holds each player's row once."))
+        trial = copy.deepcopy(state)  # a refused row leaves the state as it was
+        notes = []
+        for row in action.rows:
+            if trial["finished"] or self.open_round(trial) != action.round:
+                raise IllegalAction(message("Round %(round)s is not open: round %(open)s is.",
+                                            round=action.round, open=self.open_round(trial)))
+            notes += self._enter(trial, actor, Enter(type="enter", round=action.round,
+                                                     scores=row.scores, player=row.player),
+                                 rng)
+        state.update(trial)
         return notes
 
     def _entered_line(self, state: State, actor: int | None, target: int, number: int,
@@ -239,7 +267,7 @@ class ScoreSheet(Game):
         return [self._finish(state, message("The host ended the game after round "
                                             "%(round)s.", round=len(state["closed"])))]
 
-    moves = {Enter: _enter, Correct: _correct, End: _end}
+    moves = {Enter: _enter, EnterRound: _enter_round, Correct: _correct, End: _end}
 
     def preview(self, state: State, player: int | None, action) -> Message | None:
         # The log lines of the last entry of a secret round would show the others'.
@@ -247,6 +275,31 @@ class ScoreSheet(Game):
             return message("Your entry for round %(round)s: %(total)s.",
                            round=action.round, total=sum(action.scores.values()))
         return None
+
+    def second_look(self, state: State, action) -> list[Message]:
+        """Each score of an entry far outside what the sheet has shown so far: more than
+        ten times the largest entry of its category (a slip of the keypad, "44" for "4")."""
+        if isinstance(action, Enter):
+            rows = [(action.player, action.scores)]
+        elif isinstance(action, EnterRound):
+            rows = [(row.player, row.scores) for row in action.rows]
+        elif isinstance(action, Correct):
+            rows = [(action.player, {action.category: action.value})]
+        else:
+            return []
+        found = []
+        for player, scores in rows:
+            for category, value in scores.items():
+                largest = sheet.largest_shown(state, category)
+                if largest is not None and abs(value) > FAR_OUTSIDE * max(largest, 1):
+                    found.append(message(
+                        "%(category)s %(score)s is more than ten times the largest entry "
+                        "so far (%(largest)s).", category=category, score=value,
+                        largest=largest) if player is None else message(
+                        "%(player)s: %(category)s %(score)s is more than ten times the "
+                        "largest entry so far (%(largest)s).", player=Player(player),
+                        category=category, score=value, largest=largest))
+        return found
 
     # -- what a viewer sees --------------------------------------------------------
     def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
@@ -283,6 +336,23 @@ class ScoreSheet(Game):
 
     def scores(self, state: State) -> dict[int, int]:
         return {p: sheet.total(state, p) for p in state["players"]}
+
+    def public_since(self, public: dict, actions: list[dict]) -> dict | None:
+        """Each seat's rows of the rounds these actions entered or corrected, and the open
+        round's; the seats' totals stay whole."""
+        rounds = set()
+        for action in actions:
+            if action.get("type") in ("enter", "enter_round", "correct"):
+                rounds.add(action["round"])
+            elif action.get("type") != "end":
+                return None
+        seats = [dict(seat, rows=[row for row in seat["rows"]
+                                  if row["round"] in rounds or row.get("open")])
+                 for seat in public["seats"]]
+        return dict(public, seats=seats)
+
+    def keeps_secrets(self, state: State) -> bool:
+        return sheet.options(state)["secret"] and not state["finished"]
 
     def secrets(self, state: State) -> dict[int, list]:
         if not sheet.options(state)["secret"] or state["finished"]:

@@ -103,6 +103,19 @@ class Enter(StrictModel):
     player: Optional[PlayerId] = None
 
 
+class RoundRow(StrictModel):
+    player: PlayerId
+    scores: dict[CategoryName, Entry] = Field(min_length=1, max_length=MAX_CATEGORIES)
+
+
+class EnterRound(StrictModel):
+    """The scorer's entries of several players for the open round, made at once."""
+
+    type: Literal["enter_round"]
+    round: Round
+    rows: list[RoundRow] = Field(min_length=1, max_length=20)
+
+
 class Correct(StrictModel):
     type: Literal["correct"]
     player: PlayerId

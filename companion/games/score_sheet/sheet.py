@@ -19,6 +19,17 @@ def closed_rows(state: State, player: int) -> list[dict]:
     return [closed[str(player)] for closed in state["closed"]]
 
 
+def largest_shown(state: State, category: str) -> int | None:
+    """The largest entry of `category` (by its size, below 0 or above) everyone has seen:
+    the closed rounds, and the open round's entries unless they are secret. None before
+    any."""
+    rows = [row for closed in state["closed"] for row in closed.values()]
+    if not options(state)["secret"]:
+        rows += list(state["open"].values())
+    sizes = [abs(row[category]) for row in rows if category in row]
+    return max(sizes) if sizes else None
+
+
 def total(state: State, player: int) -> int:
     """The sum of the player's closed rounds."""
     return sum(row_total(scores) for scores in closed_rows(state, player))
