@@ -170,7 +170,8 @@ def _lines(table: Snapshot, found, viewer: Viewer, html: bool) -> list[dict]:
     names = names_of(table)
     read_as = (viewer.player_id, html, messages.language(), tuple(names.items()))
     return [{"seq": entry.seq, "player": entry.actor,
-             "summary": entry.line(read_as, lambda: _line(entry, viewer, names, html)),
+             "summary": entry.line(read_as,
+                                   lambda entry=entry: _line(entry, viewer, names, html)),
              "at": entry.at.isoformat() + "Z", "undone": entry.undone} for entry in found]
 
 

@@ -18,7 +18,8 @@ ITEM_FIELD = re.compile(r"([a-z_]+)\[(\d{1,2})\]\.(.+)")
 def form_action(form: MultiDict) -> dict[str, Any]:
     """An action posted from a screen's form, as the API would receive it: dotted names
     make objects; repeated names, names ending in "[]" and indexed names ("dice[0]",
-    one radio group per die; "rows[0].player", a list of objects) make lists; "null" is None; pydantic does the rest."""
+    one radio group per die; "rows[0].player", a list of objects) make lists; "null" is
+    None; pydantic does the rest."""
     action: dict[str, Any] = {}
     indexed: dict[str, dict[int, Any]] = {}
     for key in form.keys():

@@ -126,7 +126,7 @@ def test_every_control_of_every_games_replay_logs_no_console_error(live_server, 
         slider = phone.get_by_label("Go to move")
         moves = int(slider.get_attribute("max"))
 
-        def step(act, number: int) -> None:
+        def step(act, number: int, phone=phone, where=where, moves=moves) -> None:
             phone.evaluate(STYLED)
             act()
             expect(where).to_contain_text(f"Move {number} of {moves}" if number
@@ -140,7 +140,7 @@ def test_every_control_of_every_games_replay_logs_no_console_error(live_server, 
         step(phone.locator("#replay-back").tap, moves - 1)
         step(phone.locator("#replay-first").tap, 0)
         slider.focus()
-        step(lambda: phone.keyboard.press("End"), moves)
-        step(lambda: slider.fill(str(moves // 2)), moves // 2)
+        step(lambda phone=phone: phone.keyboard.press("End"), moves)
+        step(lambda slider=slider, moves=moves: slider.fill(str(moves // 2)), moves // 2)
         step(phone.get_by_role("button", name="Show").tap, moves // 2)
         assert not errors, f"{game}: {errors}"

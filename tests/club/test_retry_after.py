@@ -89,7 +89,8 @@ def test_each_answer_says_when_to_ask_again_as_it_means_it(database_url, tmp_pat
         # Streams past the address's cap (429), then past the worker's share (503).
         streams = Streams(api + "/stream")
         opened = [streams.open(phone, bearer) for _ in range(CAP)]
-        assert [(s.status_code, s.headers.get("Retry-After")) for s in opened] == [(200, None)] * CAP
+        answered = [(s.status_code, s.headers.get("Retry-After")) for s in opened]
+        assert answered == [(200, None)] * CAP
         refused = streams.open(phone, bearer)
         assert (refused.status_code, refused.headers.get("Retry-After")) == (
             429, str(RETRY_SECONDS))

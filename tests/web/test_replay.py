@@ -113,7 +113,8 @@ def test_the_result_and_the_history_link_to_the_replay(app):
     replay = f'href="/t/{table.code}/replay"'
     phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
     assert replay in page(phone, f"/t/{table.code}")
-    assert replay in page(as_host(app.test_client(), table.code, table.host), f"/t/{table.code}/host")
+    host = as_host(app.test_client(), table.code, table.host)
+    assert replay in page(host, f"/t/{table.code}/host")
     assert replay in page(app.test_client(), f"/d/{table.code}")
     assert replay in page(phone, f"/t/{table.code}/history")
 
@@ -203,7 +204,8 @@ def test_a_bad_record_file_is_refused_clearly_and_changes_nothing(app, other_app
     refused(json.dumps({"format": "something else"}).encode(), 400, "not a Companion game record")
     refused(json.dumps({"format": "companion-export", "version": 1, "tables": []}).encode(),
             400, "a whole server's export")
-    refused(json.dumps({**record, "game": "chess"}).encode(), 422, "a game this server does not have")
+    refused(json.dumps({**record, "game": "chess"}).encode(), 422,
+            "a game this server does not have")
     unplayable = json.loads(json.dumps(record))
     unplayable["log"][2]["action"] = {"type": "fly"}
     refused(json.dumps(unplayable).encode(), 422, "does not replay")
@@ -227,7 +229,8 @@ def test_a_bad_record_file_is_refused_clearly_and_changes_nothing(app, other_app
                    {"created_at": "99999-01-01"}, {"seed": -1}):
         refused(json.dumps({**record, **damage}).encode(), 422, "is damaged")
     response = visitor.post("/games/records", data={"csrf_token": csrf_of(page(visitor, "/games"))})
-    assert response.status_code == 400 and "Choose the record file" in response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Choose the record file" in response.get_data(as_text=True)
 
 
 def test_a_refused_record_is_explained_in_the_readers_language(app, other_app):
@@ -283,7 +286,8 @@ def test_flask_import_speaks_the_terminals_language(app, other_app, tmp_path, mo
     assert result.exit_code == 0 and "1 Tisch nach" in result.output, result.output
 
 
-def test_flask_import_takes_the_record_as_downloaded_into_a_fresh_database(app, other_app, tmp_path):
+def test_flask_import_takes_the_record_as_downloaded_into_a_fresh_database(app, other_app,
+                                                                           tmp_path):
     table = finished(app, "nothing-beats-a-large")
     path = tmp_path / f"nothing-beats-a-large-{table.code}.json"
     path.write_bytes(downloaded(app, table))
