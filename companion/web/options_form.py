@@ -138,6 +138,11 @@ def fields(engine: Game, saved: dict | None = None, chosen: dict | None = None,
     defaults = {**engine.default_options().model_dump(mode="json"), **(saved or {})}
     for name in required - set(saved or {}):
         defaults[name] = None
+    for name, prop in schema.get("properties", {}).items():
+        if _kind(prop)[0] == "lines" and name not in (saved or {}) and defaults.get(name):
+            # The game's own default words (a sheet's "Points") read in the host's language,
+            # and a table made with them keeps them so.
+            defaults[name] = [words(word) for word in defaults[name]]
     chosen = chosen or {}
     found = []
     for name, prop in schema.get("properties", {}).items():
