@@ -58,7 +58,8 @@ class ReceiptPlacement(StrictModel):
 
 class Receipts(StrictModel):
     type: Literal["receipts"]
-    receipts: ReceiptPlacement
+    receipts: ReceiptPlacement = Field(json_schema_extra={
+        "asks": "Place one receipt on each of the four suits."})
 
 
 class PlayCalled(StrictModel):

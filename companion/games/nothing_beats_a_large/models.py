@@ -54,7 +54,8 @@ class Cast(StrictModel):
 
 class RecordCast(StrictModel):
     type: Literal["record_cast"]
-    pieces: dict[PlayerId, Optional[Piece]] = Field(min_length=2, max_length=2)
+    pieces: dict[PlayerId, Optional[Piece]] = Field(min_length=2, max_length=2, json_schema_extra={
+        "asks": "Tap what each of the two casters showed."})
 
 
 class Steal(StrictModel):
