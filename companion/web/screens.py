@@ -17,7 +17,7 @@ from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..games import GAMES
 from ..snapshots import Snapshot
 from ..table import moves, read, seating
-from . import links, public_part
+from . import links, options_form, public_part
 from .errors import error_answer
 from .lobby import set_cookie
 from .live_stream import event_stream
@@ -84,6 +84,9 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
         "display_url": links.display_url(table.code) if screen == "host" else None,
         "chart": records.score_chart(table) if table.status == "finished" else None,
         "catalogue": remembered_entries(table, view["actions"]),
+        "settled_by_count": (options_form.settled_by_count(GAMES[table.game], table.options,
+                                                           len(table.players))
+                             if table.status == "lobby" else []),
         **phoneless_steps(table, view, screen),
     }
 
