@@ -197,6 +197,10 @@ class Game:
     secrets_called: ClassVar[str] = "secrets"
     # Action types only the host may post (the actor is HOST).
     host_actions: ClassVar[frozenset[str]] = frozenset()
+    # Action types any one of the players may post for the whole table, the same move
+    # whoever makes it (Big Money's market card entered, a cast recorded): the host screen
+    # shows their form once, not once per player without a phone.
+    shared_actions: ClassVar[frozenset[str]] = frozenset()
     # Action types a player posts for themselves and the host may post as the host (the
     # actor is HOST), naming in the action the player it concerns: the score sheet's
     # entries, made by each player or by the host as the table's scorer.
