@@ -56,3 +56,42 @@ def test_big_money_setup_agrees_with_one_person_and_several(app, language):
     assert table.act(table.tokens["Ann"], type="startup", industry="food")[0] == 200
     assert one_choosing in text_of(host, f"/t/{table.code}/host")
     assert one_choosing in text_of(ann, f"/t/{table.code}")
+
+
+# Big Top's hand entry: (language, Ann's phone before she enters, with two others still to
+# enter; after she has, with one still to enter)
+HANDS = {
+    "en": ("Your turn: enter your hand. Ben and Cat are still entering theirs.",
+           "Your hand is in. Waiting for Cat to enter their hand."),
+    "de": ("Du bist dran: Gib deine Hand ein. Ben und Cat geben ihre noch ein.",
+           "Deine Hand ist eingegeben. Warten, bis Cat die Hand eingibt."),
+    "es": ("Te toca: introduce tu mano. Ben y Cat aún están introduciendo las suyas.",
+           "Tu mano ya está introducida. Esperando a que Cat introduzca su mano."),
+    "fr": ("À vous : saisissez votre main. Ben et Cat saisissent encore les leurs.",
+           "Votre main est saisie. On attend que Cat saisisse sa main."),
+    "pl": ("Twoja kolej: wpisz swoje karty na ręce. Ben i Cat wciąż wpisują swoje.",
+           "Twoje karty są wpisane. Czekamy, aż Cat wpisze swoje karty."),
+}
+
+
+def turn_line(client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    found = re.search(r'<div class="turn[^"]*">(.*?)</div>', response.get_data(as_text=True), re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", found.group(1))).strip()
+
+
+@pytest.mark.parametrize("language", sorted(HANDS))
+def test_big_top_hand_entry_names_who_is_still_entering(app, language):
+    table = Api(client=app.test_client()).table("big-top", players=NAMES, seed=7)
+    ann = app.test_client()
+    ann.set_cookie(f"companion_{table.code}", table.tokens["Ann"])
+    ann.set_cookie("companion_language", language)
+    before, after = HANDS[language]
+    assert turn_line(ann, f"/t/{table.code}") == before
+    for name in ("Ann", "Ben"):
+        hand = table.view(table.tokens[name])["actions"][0]
+        cards = hand["cards"][:int(hand["expected_count"])]
+        status, body = table.act(table.tokens[name], type="hand", cards=cards)
+        assert status == 200, body
+    assert turn_line(ann, f"/t/{table.code}") == after
