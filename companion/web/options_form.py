@@ -24,7 +24,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..errors import bad_request
 from ..games import Game
-from ..games.messages import join_names
+from .messages import words_listed
 
 
 @dataclass
@@ -68,9 +68,9 @@ class Field:
         if self.kind == "select":
             return self.label(value)
         if self.kind == "choices":
-            return join_names([self.label(choice) for choice in value or []])
+            return words_listed([self.label(choice) for choice in value or []])
         if self.kind == "lines":
-            return join_names(list(value or []))
+            return words_listed(list(value or []))
         if self.kind == "json":
             return gettext("as shown")
         if isinstance(value, int) and not isinstance(value, bool):
