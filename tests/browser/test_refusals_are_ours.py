@@ -1,6 +1,6 @@
 """A form sent short is refused by our server, in the reader's language, never by the
 browser's own bubble ("Please select one of these options"): Big Money's number dice sent
-with no die chosen, and a market card sent without its industry, on a German phone."""
+with no die chosen, on a German phone."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -12,14 +12,11 @@ STARTUPS = {"Ann": "food", "Ben": "sports", "Cat": "travel"}
 MARKET = [("food", 10), ("travel", 20), ("technology", 40), ("entertainment", 30)]
 
 
-def big_money_at(app, step: str):
-    """A Big Money table of Ann, Ben and Cat, played through the API to `step`: "market"
-    (the Start-Ups taken, the market empty) or "number_dice" (Ann's dice to enter)."""
+def big_money_at_the_number_dice(app):
+    """A Big Money table of Ann, Ben and Cat, played through the API to Ann's number dice."""
     table = Api(client=app.test_client()).table("big-money", players=tuple(STARTUPS), seed=7)
     for name, industry in STARTUPS.items():
         assert table.act(table.tokens[name], type="startup", industry=industry)[0] == 200
-    if step == "market":
-        return table
     for slot, (industry, price) in enumerate(MARKET):
         status, body = table.act(table.tokens["Ann"], type="reveal", slot=slot,
                                  asset={"industry": industry, "price": price})
@@ -39,7 +36,7 @@ def german_phone(new_phone, live_server, table, name: str):
 
 
 def test_the_number_dice_sent_with_none_chosen_are_refused_in_german(app, live_server, new_phone):
-    table = big_money_at(app, "number_dice")
+    table = big_money_at_the_number_dice(app)
     version = table.view()["version"]
     phone = german_phone(new_phone, live_server, table, "Ann")
     form = phone.locator(".bm-dice-form")
@@ -49,12 +46,3 @@ def test_the_number_dice_sent_with_none_chosen_are_refused_in_german(app, live_s
         "Tippe auf jedem der fünf Würfel eine Augenzahl an und schick sie dann ab.")
     assert phone.evaluate("document.querySelector('.bm-dice-form input:invalid')") is None
     assert table.view()["version"] == version  # nothing changed
-
-
-def test_a_market_card_without_its_industry_is_refused_in_german(app, live_server, new_phone):
-    table = big_money_at(app, "market")
-    phone = german_phone(new_phone, live_server, table, "Ann")
-    phone.locator("#bm-price").fill("20")
-    phone.locator("#bm-reveal-form button[type=submit]").first.click()
-    expect(phone.locator(".error[role=alert]")).to_have_text("Tippe die Branche der Karte an.")
-    assert all(slot is None for slot in table.view()["state"]["market"])

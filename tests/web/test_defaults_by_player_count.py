@@ -8,7 +8,11 @@ import re
 
 from tests.support.pages import page
 from tests.support.screens import new_table, post, seat
-from tests.web.test_words import visible_text
+
+
+def visible_text(html: str) -> str:
+    html = re.sub(r"<(script|style|textarea)[^>]*>.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
 def field(html: str, name: str) -> str:
