@@ -74,7 +74,7 @@ def extract(template: Path) -> subprocess.CompletedProcess:
 # and description, and in its JSON schema extras the `labels` of its values and its
 # `default_words`. The form looks each one up in the catalog (web/options_form.py).
 OPTION_WORDS = ("title", "description")
-OPTION_EXTRAS = ("labels", "default_words")
+OPTION_EXTRAS = ("labels", "default_words", "asks")
 
 
 def extract_option_words(fileobj, keywords, comment_tags, options) -> Iterator[tuple]:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Union
+from typing import Annotated, Any, ClassVar, Union, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo
 
@@ -197,6 +197,10 @@ class Game:
     secrets_called: ClassVar[str] = "secrets"
     # Action types only the host may post (the actor is HOST).
     host_actions: ClassVar[frozenset[str]] = frozenset()
+    # Action types any one of the players may post for the whole table, the same move
+    # whoever makes it (Big Money's market card entered, a cast recorded): the host screen
+    # shows their form once, not once per player without a phone.
+    shared_actions: ClassVar[frozenset[str]] = frozenset()
     # Action types a player posts for themselves and the host may post as the host (the
     # actor is HOST), naming in the action the player it concerns: the score sheet's
     # entries, made by each player or by the host as the table's scorer.
@@ -235,6 +239,29 @@ class Game:
                       else Annotated[Union[models], Field(discriminator="type")])
             cls._adapter = TypeAdapter(action)
         return cls._adapter
+
+    def asks(self, location: tuple) -> str | None:
+        """What a person does to fill in the action's field at `location` (a validation
+        error's), in the words its model gives it (`json_schema_extra={"asks": ...}`, the
+        nearest on the path): a screen's form left short is refused in those words rather
+        than with the field's name. English source text, translated by the caller."""
+        parts = list(location)
+        if len(self.moves) > 1:
+            tags = {get_args(model.model_fields["type"].annotation)[0]: model
+                    for model in self.moves}
+            model = tags.get(parts.pop(0)) if parts else None
+        else:
+            model = next(iter(self.moves))
+        asked = None
+        while model is not None and parts:
+            found = model.model_fields.get(str(parts.pop(0)))
+            if found is None:
+                break
+            extra = found.json_schema_extra
+            asked = extra.get("asks", asked) if isinstance(extra, dict) else asked
+            model = next((kind for kind in (found.annotation, *get_args(found.annotation))
+                          if isinstance(kind, type) and issubclass(kind, BaseModel)), None)
+        return asked
 
     def parse_action(self, data: dict) -> StrictModel:
         """Validate plain data into an action model (raises pydantic.ValidationError)."""

@@ -137,7 +137,8 @@ def parse_action(engine: Game, fields: dict):
     try:
         return engine.parse_action(fields)
     except ValidationError as exc:
-        raise bad_request(validation_message(exc)) from None
+        asked = next(filter(None, (engine.asks(error["loc"]) for error in exc.errors())), None)
+        raise bad_request(lazy_gettext(asked) if asked else validation_message(exc)) from None
 
 
 def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,

@@ -31,6 +31,7 @@ GAME_WORDS = (
     lazy_gettext("$"),
     lazy_gettext("peanuts"),
     lazy_gettext("goals completed"),
+    lazy_gettext("Points"),  # a score sheet's one category unless the host names others
     lazy_gettext("bank cards"),
     lazy_gettext("total"),
     # The score sheet's tie-break columns (a category's column is its name as typed).

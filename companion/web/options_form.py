@@ -24,7 +24,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..errors import bad_request
 from ..games import Game
-from ..games.messages import join_names
+from .messages import words_listed
 
 
 @dataclass
@@ -59,21 +59,23 @@ class Field:
     @property
     def default_text(self) -> str:
         """The default in words: "off", "On the phones", "Red, Yellow and Green"."""
-        if self.default_words:
-            return self.default_words
+        return self.default_words or self.in_words(self.default)
+
+    def in_words(self, value: Any) -> str:
+        """A value of this option in words."""
         if self.kind == "checkbox":
-            return gettext("on") if self.default else gettext("off")
+            return gettext("on") if value else gettext("off")
         if self.kind == "select":
-            return self.label(self.default)
+            return self.label(value)
         if self.kind == "choices":
-            return join_names([self.label(choice) for choice in self.default or []])
+            return words_listed([self.label(choice) for choice in value or []])
         if self.kind == "lines":
-            return join_names(list(self.default or []))
+            return words_listed(list(value or []))
         if self.kind == "json":
             return gettext("as shown")
-        if isinstance(self.default, int) and not isinstance(self.default, bool):
-            return format_decimal(self.default)
-        return str(self.default)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return format_decimal(value)
+        return str(value)
 
     @property
     def text(self) -> str:
@@ -138,6 +140,11 @@ def fields(engine: Game, saved: dict | None = None, chosen: dict | None = None,
     defaults = {**engine.default_options().model_dump(mode="json"), **(saved or {})}
     for name in required - set(saved or {}):
         defaults[name] = None
+    for name, prop in schema.get("properties", {}).items():
+        if _kind(prop)[0] == "lines" and name not in (saved or {}) and defaults.get(name):
+            # The game's own default words (a sheet's "Points") read in the host's language,
+            # and a table made with them keeps them so.
+            defaults[name] = [words(word) for word in defaults[name]]
     chosen = chosen or {}
     found = []
     for name, prop in schema.get("properties", {}).items():
@@ -328,3 +335,20 @@ def refusal(engine: Game, error: dict) -> str:
     if kind.startswith("int"):
         return gettext("%(option)s: type a whole number.", option=option)
     return gettext("%(option)s: this value cannot be used.", option=option)
+
+
+def settled_by_count(engine: Game, chosen: dict, count: int) -> list[tuple[str, str]]:
+    """The options the host left to the number of players (their default depends on it),
+    each as (title, the value it takes with `count` players, in words): what the lobby
+    says, once the players are known."""
+    if count < 1:
+        return []
+    general = engine.default_options().model_dump(mode="json")
+    here = engine.default_options(count).model_dump(mode="json")
+    settled = []
+    for field in fields(engine):
+        if field.name in chosen or here.get(field.name) == general.get(field.name):
+            continue
+        value = here[field.name]
+        settled.append((field.title, field.in_words(value)))
+    return settled

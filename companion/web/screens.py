@@ -18,7 +18,7 @@ from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..games import GAMES
 from ..snapshots import Snapshot
 from ..table import moves, read, seating
-from . import entry_checks, links, public_part
+from . import entry_checks, links, options_form, public_part
 from .form_actions import form_action
 from .errors import error_answer
 from .lobby import set_cookie
@@ -85,31 +85,38 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
         "display_url": links.display_url(table.code) if screen == "host" else None,
         "chart": records.score_chart(table) if table.status == "finished" else None,
         "catalogue": remembered_entries(table, view["actions"]),
+        "settled_by_count": (options_form.settled_by_count(GAMES[table.game], table.options,
+                                                           len(table.players))
+                             if table.status == "lobby" else []),
         **phoneless_steps(table, view, screen),
     }
 
 
 def phoneless_steps(table: Snapshot, view: dict, screen: str) -> dict:
-    """On the host screen, the players without a phone: the first the table awaits whose
-    step is public is played there, with their name on its buttons (`phoneless_turn`: the
-    player, their view without its private part); the others awaited, and every secret
-    step, behind the "pass the device" cover (`local_waiting`); and the rest who keep
-    secrets (goal cards...), told where to see them, behind the cover too
-    (`local_secrets`: none while the game keeps none, as a score sheet without secret
-    entry)."""
+    """On the host screen, the players without a phone: each the table awaits whose step is
+    public is played there, with their name on its buttons (`phoneless_turns`: the player,
+    their view without its private part; a move any of them makes for the table, the
+    game's `shared_actions`, is shown once); the others awaited, and every secret step,
+    behind the "pass the device" cover (`local_waiting`); and the rest who keep secrets
+    (goal cards...), told where to see them, behind the cover too (`local_secrets`: none
+    while the game keeps none, as a score sheet without secret entry)."""
     if screen != "host" or table.status != "playing":
-        return {"phoneless_turn": None, "local_waiting": [], "local_secrets": []}
+        return {"phoneless_turns": [], "local_waiting": [], "local_secrets": []}
     engine = GAMES[table.game]
     local = [p for p in table.players if p.local]
     waiting = [p for p in local if p.id in view["waiting_for"]]
-    public = next((p for p in waiting if engine.public_step(table.state, p.id)), None)
-    turn = None
-    if public is not None:
-        theirs = dict(read.view(table, Viewer(player_id=public.id)), private=None)
-        turn = {"player": public, "view": theirs,
-                "catalogue": remembered_entries(table, theirs["actions"])}
-    covered = [p for p in waiting if p is not public]
-    return {"phoneless_turn": turn, "local_waiting": covered,
+    public = [p for p in waiting if engine.public_step(table.state, p.id)]
+    turns, shown = [], []
+    for player in public:
+        theirs = dict(read.view(table, Viewer(player_id=player.id)), private=None)
+        theirs["actions"] = [a for a in theirs["actions"]
+                             if a["type"] not in engine.shared_actions or a not in shown]
+        shown += theirs["actions"]
+        if theirs["actions"]:
+            turns.append({"player": player, "view": theirs,
+                          "catalogue": remembered_entries(table, theirs["actions"])})
+    covered = [p for p in waiting if p not in public]
+    return {"phoneless_turns": turns, "local_waiting": covered,
             "local_secrets": [p for p in local if p not in covered
                               and engine.keeps_secrets(table.state)
                               and engine.view(table.state, p.id)[1] is not None],

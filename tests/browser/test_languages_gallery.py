@@ -4,9 +4,11 @@ host and display screens mid-game and at the end, the history, the result and th
 and /games. On each: the page says its language, no console error, no sideways scroll, no
 word broken across lines, nothing cut off, on the phone nothing wider than its own box
 (a table that scrolls sideways inside the page included), controls keep their tap size, the
-end screens show the result (and the finished score sheet its last round by category), and
-no English sentence is left (the page's text is compared with the English source of every message
-whose translation differs). Screenshots per language land in test-artifacts/languages/."""
+end screens show the result (and the finished score sheet its last round by category), no
+English sentence is left (the page's text is compared with the English source of every
+message whose translation differs), and no word or phrase is said twice in a row. Every part
+of a page is read: each `<details>` (an options form's editors, a box table) is opened
+first. Screenshots per language land in test-artifacts/languages/."""
 from __future__ import annotations
 
 import pytest
@@ -17,6 +19,7 @@ from tests.support.browser import (PHONE, TAP, TARGETS, console_errors, fits_a_p
                                    screenshot)
 from tests.support.browser_tables import GAME_TABLES, running_site
 from tests.support.catalogs import english_in
+from tests.support.wording import doubled
 
 TRANSLATED = [language for language in SHIPPED if language != DEFAULT]
 TV = {"width": 1920, "height": 1080}
@@ -51,6 +54,16 @@ READ = """() => [document.body.innerText,
      .map(e => [e.getAttribute('aria-label'), e.getAttribute('title'),
                 e.getAttribute('placeholder'), e.type === 'submit' ? e.value : null]
                .filter(Boolean).join(' '))].join('\\n').replace(/\\s+/g, ' ')"""
+
+# The same, a line at a time (a line of text, or one control's label): a word said twice
+# is looked for within a line, never across two.
+READ_LINES = """() => [...document.body.innerText.split('\\n'),
+  ...[...document.querySelectorAll('[aria-label], [title], [placeholder]')]
+     .flatMap(e => [e.getAttribute('aria-label'), e.getAttribute('title'),
+                    e.getAttribute('placeholder')])].filter(Boolean)"""
+
+OPEN_EVERY_PART = "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
@@ -118,9 +131,13 @@ def test_every_screen_reads_in_its_language_and_fits(site, new_phone, language, 
         for part in must_show(name):
             if not page.locator(part).first.is_visible():
                 problems.append(f"{name}: {part} not shown")
+        page.evaluate(OPEN_EVERY_PART)
         left = english_in(page.evaluate(READ), language)
         if left:
             problems.append(f"{name}: English left: {left[:5]}")
+        twice = [found for line in page.evaluate(READ_LINES) for found in doubled(line)]
+        if twice:
+            problems.append(f"{name}: said twice: {twice[:5]}")
         for size, screen in ((PHONE, "phone"), (TV, "tv")):
             page.set_viewport_size(size)
             shot = f"{name}-{screen}"

@@ -240,6 +240,13 @@ def test_setup_starts_the_bank_and_waits_for_start_ups_and_the_market():
     assert state["bank"] == 640 and [s["money"] for s in state["seats"]] == [0, 0, 0]
     assert state["step"] == "setup" and GAME.waiting_for(state) == [7, 8, 9]
     assert sorted(state["biz_news"]["deck"]) == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    act(state, 8, type="startup", industry="food")
+    # Ben has his Start-Up: the market's cards are the first player's to enter, not his.
+    assert GAME.waiting_for(state) == [7, 9]
+    act(state, 7, type="startup", industry="food")
+    act(state, 9, type="startup", industry="food")
+    assert state["step"] == "setup" and GAME.waiting_for(state) == [7]
+    state = GAME.setup([7, 8, 9], Options(), random.Random(3))
     for slot, asset in enumerate(MARKET):
         act(state, 9, type="reveal", slot=slot, asset=asset)
     assert GAME.waiting_for(state) == [7, 8, 9]

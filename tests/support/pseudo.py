@@ -49,8 +49,8 @@ def in_pseudo_language(source: Catalog, folder: Path) -> dict:
     return {"LANGUAGES": ("en", LANGUAGE), "BABEL_TRANSLATION_DIRECTORIES": str(folder)}
 
 
-# Elements whose content no one reads as text.
-UNREAD = {"script", "style", "template"}
+# Elements whose content no one reads as text (a textarea's is the value being edited).
+UNREAD = {"script", "style", "template", "textarea"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
         "source", "track", "wbr"}
 READ_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")

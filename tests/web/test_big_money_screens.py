@@ -487,9 +487,10 @@ def test_an_illegal_action_is_explained_in_place_and_changes_nothing(table):
     text = table.post("Ann", [("type", "buy"), ("slot", "0"), ("version", str(version))], status=422)
     assert "You cannot buy now: enter the Industry die first." in text and 'name="face"' in text
     assert table.view()["version"] == version
-    # Six dice: the form's list is refused by the model.
+    # Six dice: the form's list is refused by the model, in the words the field asks for.
     table.submit("Ann", "industry", [("face", "sports")])
     text = table.submit("Ann", "number_dice", [(f"dice[{i}]", d) for i, d in enumerate("123456")],
                         status=400)
-    assert "That was not understood" in text and 'name="dice[0]"' in text
+    assert "Tap one face on each of the five dice, then send them." in text
+    assert 'name="dice[0]"' in text
     assert table.view()["version"] == version + 1 and table.state()["step"] == "number_dice"

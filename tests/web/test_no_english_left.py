@@ -2,7 +2,10 @@
 message is marked, every text of every screen of a game played to its end is inside a
 marker, or is a player's name, a number, money, the table's code or a word someone typed.
 Anything else is English kept as data (in a state, a view, a summary) that a phone in
-another language would still read in English: the test names it and where it was seen."""
+another language would still read in English: the test names it and where it was seen.
+The new-table form of every game is read whole (what a closed `<details>` holds too), and
+so is each lobby; no screen may say a word or phrase twice in a row either (a name built
+from a name that already says it)."""
 from __future__ import annotations
 
 import pytest
@@ -13,8 +16,9 @@ from companion.web.languages import COOKIE
 from tests.support.api import Api
 from tests.support.app import make_app
 from tests.support.catalogs import extracted
-from tests.support.pseudo import (LANGUAGE, in_pseudo_language, list_words, read_text,
-                                  unmarked)
+from tests.support.pseudo import (CLOSE, LANGUAGE, OPEN, in_pseudo_language, list_words,
+                                  read_text, unmarked)
+from tests.support.wording import doubled
 
 PLAYERS = ("Ann", "Ben", "Cat")
 HOST_NOTE = "spilled drink"
@@ -53,7 +57,7 @@ class Reading:
 
     def __init__(self, app, table):
         self.app, self.table = app, table
-        self.allowed = [*PLAYERS, table.code, PRODUCT, *list_words()]
+        self.allowed = [*PLAYERS, table.code, " ".join(table.code), PRODUCT, *list_words()]
         self.found: dict[str, str] = {}
         self.screens = {}
         for name in PLAYERS:
@@ -79,6 +83,10 @@ class Reading:
     def see(self, where: str, lines: list[str]) -> None:
         for line in unmarked(lines, self.allowed):
             self.found.setdefault(line, where)
+        for line in lines:
+            read = line.replace(OPEN, "").replace(CLOSE, "")
+            for twice in doubled(read):
+                self.found.setdefault(f"said twice: {twice!r} in {read!r}", where)
 
     def read_screens(self) -> None:
         code = self.table.code
@@ -119,6 +127,31 @@ class Reading:
             self.allowed.append(HOST_NOTE)
             self.read_refusal(self.table.host, {"type": "adjust", "player": self.table.ids["Ann"],
                                                 "amount": 5, "note": HOST_NOTE})
+
+
+def read_before_the_game(app, game: str) -> dict[str, str]:
+    """The new-table form of `game` (its options, every part of it: the server's page holds
+    what a closed `<details>` or a box table shows once opened) and a table's lobby on the
+    host screen, a phone and the display; what is left found, with where."""
+    reading = Reading(app, Api(client=app.test_client()).table(game, PLAYERS, start=False))
+    client = reading.screens["the display"]
+    response = client.get(f"/new/{game}")
+    assert response.status_code == 200, response.status_code
+    reading.see(f"the new-table form, /new/{game}", read_text(response.get_data(as_text=True)))
+    code = reading.table.code
+    for screen, url in (("the host screen", f"/t/{code}/host"), ("Ann's phone", f"/t/{code}"),
+                        ("the display", f"/d/{code}")):
+        response = reading.screens[screen].get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        reading.see(f"the lobby on {screen}, {url}", read_text(response.get_data(as_text=True)))
+    return reading.found
+
+
+@pytest.mark.parametrize("game", (*BUILT_IN, "score-sheet"))
+def test_the_new_table_form_and_the_lobby_read_only_messages(pseudo_app, game):
+    found = read_before_the_game(pseudo_app, game)
+    assert not found, f"{game}: English left before the game:\n" + "\n".join(
+        f"{line!r} on {where}" for line, where in found.items())
 
 
 def _strings(value) -> list[str]:

@@ -72,7 +72,9 @@ def describe(asset: dict) -> Message:
 
 
 def public_asset(asset: dict | None) -> dict | None:
-    return None if asset is None else {**asset, "name": display_name(asset)}
+    """The asset as a view shows it: its name, and its label (a stock's name saying it is
+    one, decided here on the message, never again on a name already translated)."""
+    return None if asset is None else {**asset, "name": display_name(asset), "label": label(asset)}
 
 
 def assets_of(seat: dict, industry: str, discardable_only: bool = False) -> list[dict]:

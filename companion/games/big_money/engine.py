@@ -52,6 +52,7 @@ class BigMoney(Game):
     max_players = 5
     Options = Options
     host_actions = frozenset({"adjust"})
+    shared_actions = frozenset({"reveal"})
     remembered = {"reveal": "asset"}
 
     def start(self, players: list[int], options: Options, rng: random.Random) -> State:
@@ -99,9 +100,12 @@ class BigMoney(Game):
         if step == "over":
             return []
         if step == "setup":
-            if empty_slots(state):
-                return [seat["player"] for seat in seats]
-            return [seat["player"] for seat in seats if not startup_of(seat)]
+            # Awaited: whoever has no Start-Up yet, and while the market has empty spaces
+            # the first player, who enters its cards (the others may, but are not awaited:
+            # their phones do not call it their turn).
+            enterer = seats[0]["player"] if empty_slots(state) else None
+            return [seat["player"] for seat in seats
+                    if not startup_of(seat) or seat["player"] == enterer]
         if step == "biz_news":
             asked = {prompt["player"] for prompt in state["pending"]["prompts"]}
             in_order = [seat["player"] for seat in seats_from_roller(state)]

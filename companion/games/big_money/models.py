@@ -178,8 +178,9 @@ class Startup(StrictModel):
 
 
 class AssetCard(StrictModel):
-    industry: Industry
-    price: int = Field(ge=1, le=500)
+    industry: Industry = Field(json_schema_extra={"asks": "Tap the industry of the card."})
+    price: int = Field(ge=1, le=500, json_schema_extra={
+        "asks": "Type the price printed on the card, from 1 to 500."})
     payout: Payout | None = Field(None, description="Empty: the price, doubled for a stock.")
     stock: bool = False
     name: str = Field("", max_length=40)
@@ -207,7 +208,8 @@ class RollIndustry(StrictModel):
 
 class NumberDice(StrictModel):
     type: Literal["number_dice"]
-    dice: list[Die] = Field(min_length=5, max_length=5)
+    dice: list[Die] = Field(min_length=5, max_length=5, json_schema_extra={
+        "asks": "Tap one face on each of the five dice, then send them."})
 
 
 class Buy(StrictModel):
@@ -230,7 +232,9 @@ class Adjust(StrictModel):
     optionally discarding one of their assets."""
     type: Literal["adjust"]
     player: PlayerId
-    amount: int = Field(0, ge=-100_000, le=100_000)
-    note: str = Field(min_length=1, max_length=200)
+    amount: int = Field(0, ge=-100_000, le=100_000, json_schema_extra={
+        "asks": "Type the amount as a whole number (negative: the player pays the Bank)."})
+    note: str = Field(min_length=1, max_length=200, json_schema_extra={
+        "asks": "Say why in the note (at most 200 characters)."})
     discard_asset: int | None = None
 

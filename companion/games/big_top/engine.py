@@ -52,7 +52,14 @@ class BigTop(Game):
     first_player_role = "deals first"
 
     def default_options(self, player_count: int | None = None) -> Options:
-        return Options(deals_per_player=2 if player_count == 3 else 1)
+        if player_count is None:  # left to the player count, told in words
+            return Options()
+        return Options(deals_per_player=self._deals_for(player_count))
+
+    @staticmethod
+    def _deals_for(player_count: int) -> int:
+        """The rulebook's deals per player: once each, twice with 3 players."""
+        return 2 if player_count == 3 else 1
 
     def played_as(self, options: dict) -> str:
         return FAN_TAN if options.get("variant") == "fan-tan" else self.title
@@ -85,7 +92,7 @@ class BigTop(Game):
         each player deals `deals_per_player` times."""
         if options.variant == "fan-tan" and options.hands:
             return options.hands
-        return players * options.deals_per_player
+        return players * (options.deals_per_player or BigTop._deals_for(players))
 
     # -- reading the state -----------------------------------------------------------
     @staticmethod

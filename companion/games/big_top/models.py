@@ -1,7 +1,7 @@
 """Big Top's options and the actions a player posts."""
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Optional
 
 from pydantic import BeforeValidator, Field
 
@@ -27,11 +27,13 @@ class Options(StrictModel):
         description="Big Top, or Fan Tan from the designer's notes: no calling, no charts "
                     "or receipts; a player who cannot play pays a peanut to the pot.",
         json_schema_extra={"labels": {"big-top": "Big Top", "fan-tan": "Fan Tan"}})
-    deals_per_player: int = Field(
-        1, ge=1, le=4, title="Deals per player",
+    # None: by the player count (the rulebook's 1, or 2 with 3 players), settled at the
+    # start, once the players are known.
+    deals_per_player: Optional[int] = Field(
+        None, ge=1, le=4, title="Deals per player",
         description="Each player deals this many times (the rulebook: once, twice with "
                     "3 players). In Fan Tan this sets the number of hands when Hands is 0.",
-        json_schema_extra={"default_words": "1, or 2 with 3 players"})
+        json_schema_extra={"default_words": "by the player count: 1, or 2 with 3 players"})
     peanuts: int = Field(
         25, ge=1, le=100, title="Peanuts each (Fan Tan)",
         description="The peanuts each player starts with in Fan Tan (25 in the designer's "
@@ -58,7 +60,8 @@ class ReceiptPlacement(StrictModel):
 
 class Receipts(StrictModel):
     type: Literal["receipts"]
-    receipts: ReceiptPlacement
+    receipts: ReceiptPlacement = Field(json_schema_extra={
+        "asks": "Place one receipt on each of the four suits."})
 
 
 class PlayCalled(StrictModel):

@@ -47,6 +47,7 @@ class NothingBeatsALarge(Game):
     max_players = 5
     Options = Options
     secret_actions = frozenset({"cast"})
+    shared_actions = frozenset({"record_cast"})
     secrets_called = "goal cards"
     first_player_role = "challenges first"
 

@@ -24,7 +24,9 @@ class Options(StrictModel):
         title="Colours in play",
         description="One colour per player, at least 3: 3 colours for 2 or 3 players, "
                     "4 for 4, all 5 for 5. Set the other pyramids aside.",
-        json_schema_extra={"default_words": "one per player (at least 3), in this order"})
+        json_schema_extra={"default_words": "one per player (at least 3), in this order",
+                           "labels": {"red": "Red", "yellow": "Yellow", "green": "Green",
+                                      "blue": "Blue", "black": "Black"}})
     casting: Literal["phones", "by-hand"] = Field(
         "phones", title="How to cast",
         description="On the phones: each caster picks a piece (or nothing) in secret and "
@@ -52,7 +54,8 @@ class Cast(StrictModel):
 
 class RecordCast(StrictModel):
     type: Literal["record_cast"]
-    pieces: dict[PlayerId, Optional[Piece]] = Field(min_length=2, max_length=2)
+    pieces: dict[PlayerId, Optional[Piece]] = Field(min_length=2, max_length=2, json_schema_extra={
+        "asks": "Tap what each of the two casters showed."})
 
 
 class Steal(StrictModel):

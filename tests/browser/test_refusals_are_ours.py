@@ -1,0 +1,48 @@
+"""A form sent short is refused by our server, in the reader's language, never by the
+browser's own bubble ("Please select one of these options"): Big Money's number dice sent
+with no die chosen, on a German phone."""
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.support.api import Api
+from tests.support.browser import seat_phone
+
+STARTUPS = {"Ann": "food", "Ben": "sports", "Cat": "travel"}
+MARKET = [("food", 10), ("travel", 20), ("technology", 40), ("entertainment", 30)]
+
+
+def big_money_at_the_number_dice(app):
+    """A Big Money table of Ann, Ben and Cat, played through the API to Ann's number dice."""
+    table = Api(client=app.test_client()).table("big-money", players=tuple(STARTUPS), seed=7)
+    for name, industry in STARTUPS.items():
+        assert table.act(table.tokens[name], type="startup", industry=industry)[0] == 200
+    for slot, (industry, price) in enumerate(MARKET):
+        status, body = table.act(table.tokens["Ann"], type="reveal", slot=slot,
+                                 asset={"industry": industry, "price": price})
+        assert status == 200, body
+    roller = table.view()["waiting_for"][0]
+    assert roller == table.ids["Ann"], table.view()["waiting_for"]
+    assert table.act(table.tokens["Ann"], type="industry", face="sports")[0] == 200
+    assert table.view()["state"]["step"] == "number_dice"
+    return table
+
+
+def german_phone(new_phone, live_server, table, name: str):
+    phone = new_phone()
+    phone.context.add_cookies([{"name": "companion_language", "value": "de",
+                                "url": live_server.url}])
+    return seat_phone(lambda: phone, live_server.url, table, name)
+
+
+def test_the_number_dice_sent_with_none_chosen_are_refused_in_german(app, live_server, new_phone):
+    table = big_money_at_the_number_dice(app)
+    version = table.view()["version"]
+    phone = german_phone(new_phone, live_server, table, "Ann")
+    form = phone.locator(".bm-dice-form")
+    form.locator("button[type=submit]").click()
+    refusal = phone.locator(".error[role=alert]")
+    expect(refusal).to_have_text(
+        "Tippe auf jedem der fünf Würfel eine Augenzahl an und schick sie dann ab.")
+    assert phone.evaluate("document.querySelector('.bm-dice-form input:invalid')") is None
+    assert table.view()["version"] == version  # nothing changed
