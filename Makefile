@@ -53,7 +53,7 @@ node_modules/.installed-test: static/vendor/.installed
 catalogs: $(VENV)/.installed
 	$(BIN)/python -m companion.catalogs
 
-# Every message of the code and templates, in translations/messages.pot (README, "Languages").
+# Every message of the code and templates, in translations/messages.pot (docs/translating.md).
 messages: $(VENV)/.installed
 	$(BIN)/python -m companion.catalogs extract translations/messages.pot
 

@@ -1,8 +1,9 @@
 """Production settings: `gunicorn -c gunicorn.conf.py wsgi:app`.
 
 Every phone holds a live stream (server-sent events) open. gevent workers hold each
-stream as a cheap greenlet instead of an OS thread: the benchmark (bench/, README) measured
-about half the CPU per move and half the memory of threads at 1,000 phones.
+stream as a cheap greenlet instead of an OS thread: the benchmark (bench/,
+docs/performance.md) measured about half the CPU per move and half the memory of threads
+at 1,000 phones.
 
 On SQLite the server is one gevent worker, and more are refused: one keeps up with about
 200 moves a second (a table of six makes one every few seconds), and one process needs no
@@ -61,7 +62,7 @@ def on_starting(server):
             "Companion runs one worker process: it holds every phone's stream and keeps up "
             "with about 200 moves a second. For more processes or more servers, use "
             "PostgreSQL: set DATABASE_URL=postgresql+psycopg://USER:PASSWORD@HOST/DATABASE "
-            "(see the README, \"Running for a club\"). Or leave WEB_CONCURRENCY unset.")
+            "(see docs/running-a-club.md). Or leave WEB_CONCURRENCY unset.")
     from companion import create_app, upgrade_database
     from companion.extensions import db
 

@@ -3,7 +3,7 @@
 Text is compressed by Flask-Compress, with brotli or gzip as the request's
 `Accept-Encoding` asks (its `q=0` refusing one), `Vary: Accept-Encoding` on every answer.
 A panel is compressed anew at every request, so the levels are the cheap ones that still
-shrink it well (the README's "Figures" has the measurements); a static file is compressed
+shrink it well (docs/performance.md has the measurements); a static file is compressed
 once per version and encoding and kept. Live streams (server-sent events) are never
 compressed: a compressor holds bytes back until it has enough, and a phone must get each
 event as it is sent.
@@ -28,7 +28,7 @@ YEAR = 365 * 24 * 3600
 
 CODINGS = ("br", "gzip")  # in the order preferred when a client takes both alike
 # Flask-Compress's settings for what the app renders: compressed anew at every request,
-# so at the cheapest levels (the README's "Figures" has what they cost and save).
+# so at the cheapest levels (docs/performance.md has what they cost and save).
 DYNAMIC = {
     "COMPRESS_REGISTER": False,  # our own hook calls it, to keep streams away from it
     "COMPRESS_MIMETYPES": TEXT,

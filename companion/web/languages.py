@@ -1,7 +1,7 @@
 """Which language a screen is read in: the phone's own choice (a cookie, set by the picker
 on every screen), else what its browser asks for (Accept-Language), else English.
 Flask-Babel renders every string a person reads in it; the catalogs are
-`translations/<language>/LC_MESSAGES/messages.po` (README, "Languages").
+`translations/<language>/LC_MESSAGES/messages.po` (docs/translating.md).
 
 Each browser keeps its own choice: the host screen and the table display are browsers
 like the phones, so nothing ties one screen's language to another's."""
