@@ -24,7 +24,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..errors import bad_request
 from ..games import Game
-from .messages import words_listed
+from ..i18n.messages import words_listed
 
 
 @dataclass
