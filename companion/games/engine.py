@@ -68,11 +68,11 @@ class Note:
 
     Each line is a message (`message(...)`) naming players by id: the platform renders
     it for each screen, in its language, with the names filled in (escaped), so an engine
-    never needs to know names. `text` is what everyone may read. `private` gives, per player id, the line that
-    player reads instead (a secret action reads "Ann placed her receipts" for others
-    and "You placed $10 on clowns..." for Ann). `reveal` marks a line that shows
-    players something that was secret until now, or that commits a secret choice for
-    good (a locked cast): undo never goes back past it.
+    never needs to know names. `text` is what everyone may read. `private` gives, per
+    player id, the line that player reads instead (a secret action reads "Ann placed
+    her receipts" for others and "You placed $10 on clowns..." for Ann). `reveal` marks
+    a line that shows players something that was secret until now, or that commits a
+    secret choice for good (a locked cast): undo never goes back past it.
     """
 
     text: str

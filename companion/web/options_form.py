@@ -324,7 +324,8 @@ def refusal(engine: Game, error: dict) -> str:
                         "%(option)s: at most %(num)d characters.",
                         context["max_length"], option=option)
     if kind == "too_long":
-        return ngettext("%(option)s: at most %(num)d entry.", "%(option)s: at most %(num)d entries.",
+        return ngettext("%(option)s: at most %(num)d entry.",
+                        "%(option)s: at most %(num)d entries.",
                         context["max_length"], option=option)
     if kind in ("greater_than_equal", "greater_than"):
         return gettext("%(option)s: at least %(number)s.", option=option,

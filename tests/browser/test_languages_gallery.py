@@ -26,14 +26,15 @@ TV = {"width": 1920, "height": 1080}
 
 # Text cut off by its box: an element that hides its overflow (or ends it with an ellipsis)
 # while its content is wider or taller than it.
-CUT_OFF = """() => [...document.querySelectorAll('body *')]
+CUT_OFF = ("""() => [...document.querySelectorAll('body *')]
   .filter(e => e.getClientRects().length && !e.closest('svg, [hidden], .visually-hidden'))
   .filter(e => { const s = getComputedStyle(e);
-                 return ['hidden', 'clip'].includes(s.overflowX) || s.textOverflow === 'ellipsis'; })
+                 return ['hidden', 'clip'].includes(s.overflowX)"""
+           """ || s.textOverflow === 'ellipsis'; })
   .filter(e => e.clientWidth > 2 && (e.scrollWidth > e.clientWidth + 1
                                      || e.scrollHeight > e.clientHeight + 1))
   .map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}: `
-            + e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40))"""
+            + e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40))""")
 
 # Content wider than its own box, on a phone: whether the box hides the rest, lets it spill
 # out, or scrolls it sideways inside the page (a table a player must swipe to read its last

@@ -121,7 +121,8 @@ class Table:
     def post(self, name, data, status) -> str:
         """Post hand-made fields (a move the page does not offer) with this screen's own
         csrf token, as htmx would."""
-        envelope = [("csrf_token", csrf_of(self.page(name))), ("screen", "phone" if name else "host")]
+        envelope = [("csrf_token", csrf_of(self.page(name))),
+                    ("screen", "phone" if name else "host")]
         response = self.client(name).post(f"/t/{self.code}/act", data=MultiDict([*envelope, *data]),
                                           headers={"HX-Request": "true"})
         assert response.status_code == status, response.get_data(as_text=True)[:1500]
@@ -176,7 +177,8 @@ def table(app):
 
 def turn(table: Table, name: str, face: str, dice=(1, 2, 4, 5, 6)) -> str:
     table.submit(name, "industry", [("face", face)])
-    return table.submit(name, "number_dice", [(f"dice[{i}]", str(die)) for i, die in enumerate(dice)])
+    return table.submit(name, "number_dice",
+                        [(f"dice[{i}]", str(die)) for i, die in enumerate(dice)])
 
 
 # -- the new-table form -------------------------------------------------------------------
@@ -222,7 +224,8 @@ def test_the_options_form_shows_the_box_data_with_its_sources(client):
     for card, entry in zip(cards, box["biz_news"]):
         assert entry["name"] in card and f"× {entry['count']}" in card
         for part, where in entry["sources"].items():
-            group = re.search(r'<span class="bm-src-group">([^:]*\b' + {"count": "copies"}.get(part, part)
+            group = re.search(r'<span class="bm-src-group">([^:]*\b'
+                              + {"count": "copies"}.get(part, part)
                               + r'\b[^:]*): (.*?)</span></span>', card)
             assert group and SOURCE_TEXT[where] in group.group(2), (entry["name"], part)
     assert "<strong>10</strong> cards in the deck" in html
@@ -236,14 +239,16 @@ def test_the_options_form_shows_the_box_data_with_its_sources(client):
     defaults = option_defaults()
     for name in ("bills", "number_payouts", "industry_bonus"):
         assert {key: int(posted[f"{name}.{key}"]) for key in defaults[name]} == defaults[name]
-    assert json.loads(html_lib.unescape(posted["biz_news"])) == json.loads(json.dumps(defaults["biz_news"]))
+    assert (json.loads(html_lib.unescape(posted["biz_news"]))
+            == json.loads(json.dumps(defaults["biz_news"])))
     assert posted["startup_payout"] == "5" and posted["asset_cards"] == "32"
 
 
 def test_creating_a_table_with_edited_values(app, client):
     html = page(client, "/new/big-money")
     form = Forms(html).forms[0]
-    data = {i["name"]: html_lib.unescape(i.get("value", "")) for i in form["inputs"] if i.get("name")}
+    data = {i["name"]: html_lib.unescape(i.get("value", ""))
+            for i in form["inputs"] if i.get("name")}
     data.update({"number_payouts.pair": "4", "startup_payout": "10",
                  "biz_news": json.dumps(ANTITRUST_ONLY)})
     response = client.post("/new/big-money", data=data)
@@ -259,7 +264,8 @@ def test_creating_a_table_with_edited_values(app, client):
     text = response.get_data(as_text=True)
     assert response.status_code == 200 and '"bills">120</span> bills' in text
     assert "data-weighted>550</strong>" in text
-    assert "set on this server" in row_of(text, "$1z<") and "set on this server" in row_of(text, "$10z<")
+    assert ("set on this server" in row_of(text, "$1z<")
+            and "set on this server" in row_of(text, "$10z<"))
     assert "check your board" in row_of(text, "$5z<")
     # Broken JSON is explained in place.
     data["biz_news"] = "{oops"
@@ -272,7 +278,8 @@ def test_creating_a_table_with_edited_values(app, client):
 def test_start_ups_and_market_cards_through_the_forms(table):
     state = table.state()
     assert state["step"] == "industry"
-    assert [a["industry"] for s in state["seats"] for a in s["assets"]] == ["food", "sports", "travel"]
+    assert [a["industry"] for s in state["seats"] for a in s["assets"]] == [
+        "food", "sports", "travel"]
     assert [(a["name"], a["price"], a["payout"], a["stock"]) for a in state["market"]] == [
         ("Diner", 10, 10, False), ("Airline", 20, 45, True),
         ("Technology Asset", 40, 40, False), ("Arena", 30, 30, False)]
@@ -347,7 +354,8 @@ def test_the_number_dice_preview_and_the_single_highest_payout(table):
     assert "Little Straight: <strong>12</strong>" in html
     assert "Buy Diner for 10" in html and "End the turn without buying" in html
     # Only the assets she can afford are offered.
-    assert offers(form_of(html, "buy"), "slot", "0") and not offers(form_of(html, "buy"), "slot", "1")
+    assert (offers(form_of(html, "buy"), "slot", "0")
+            and not offers(form_of(html, "buy"), "slot", "1"))
 
 
 def test_a_purchase_then_the_next_card_is_turned_over(table):
@@ -392,7 +400,8 @@ def test_the_reshuffled_discard_pile_is_picked_from_the_cards_the_app_knows(app)
     adjust(table, "Ann", 100, "a loan from the bank")
     turn(table, "Ann", "technology")
     table.submit("Ann", "buy", [("slot", "0")])
-    table.submit("Ann", "reveal", [("asset.industry", "sports"), ("asset.price", "5")])  # the last unseen card
+    table.submit("Ann", "reveal",
+                 [("asset.industry", "sports"), ("asset.price", "5")])  # the last unseen card
     diner = next(a for a in table.state()["seats"][0]["assets"] if a["name"] == "Diner")
     adjust(table, "Ann", 0, "the Diner closed", discard=str(diner["id"]))
     adjust(table, "Ben", 100, "a loan from the bank")
@@ -420,7 +429,8 @@ def test_a_biz_news_choice_is_asked_on_the_right_phone_only(app):
     table.submit("Ann", "reveal", [("asset.industry", "sports"), ("asset.price", "50")])
     # Cat rolls Biz News: Ben owns one Sports and one Food Asset, a tie he must settle.
     html = table.submit("Cat", "industry", [("face", "biz-news")])
-    assert "Biz News: Antitrust Fine" in html and "Pay 5 per Asset of your largest industry." in html
+    assert ("Biz News: Antitrust Fine" in html
+            and "Pay 5 per Asset of your largest industry." in html)
     ben = table.page("Ben")
     form = form_of(ben, "choose")
     assert offers(form, "choice", "sports") and offers(form, "choice", "food")
@@ -452,11 +462,14 @@ def test_the_host_adjusts_the_bank_from_the_host_screen(table):
     assert offers(ann, "discard_asset", str(diner["id"])) and offers(ann, "discard_asset", "null")
     data = [*hidden(ann), ("amount", "-2"), ("discard_asset", str(diner["id"])),
             ("note", "spilled coffee")]
-    response = table.host.post(f"/t/{table.code}/act", data=MultiDict(data), headers={"HX-Request": "true"})
+    response = table.host.post(f"/t/{table.code}/act", data=MultiDict(data),
+                               headers={"HX-Request": "true"})
     assert response.status_code == 200, response.get_data(as_text=True)[:800]
     text = response.get_data(as_text=True)
-    assert "The host adjusts: the Diner of Ann is discarded; Ann pays the Bank 2 (spilled coffee)." in text
-    assert table.money("Ann") == 0 and not any(a["name"] == "Diner" for a in table.state()["seats"][0]["assets"])
+    assert ("The host adjusts: the Diner of Ann is discarded; Ann pays the Bank 2 "
+            "(spilled coffee).") in text
+    assert table.money("Ann") == 0 and not any(a["name"] == "Diner"
+                                               for a in table.state()["seats"][0]["assets"])
     # A phone cannot adjust the Bank.
     text = table.post("Ann", [("type", "adjust"), ("player", str(table.ids["Ann"])),
                               ("amount", "50"), ("note", "me")], status=403)
@@ -467,7 +480,8 @@ def test_the_last_bill_ends_the_game_and_every_screen_says_who_took_it(table):
     html = table.page()
     ben = next(f for f in Forms(html).forms if ("player", str(table.ids["Ben"])) in hidden(f))
     data = [*hidden(ben), ("amount", str(table.state()["bank"])), ("note", "the end")]
-    response = table.host.post(f"/t/{table.code}/act", data=MultiDict(data), headers={"HX-Request": "true"})
+    response = table.host.post(f"/t/{table.code}/act", data=MultiDict(data),
+                               headers={"HX-Request": "true"})
     assert response.status_code == 200
     for name in (*NAMES, None):
         html = table.page(name)
@@ -484,7 +498,8 @@ def test_an_illegal_action_is_explained_in_place_and_changes_nothing(table):
     assert text.startswith('<section id="panel"') and "It is not your turn." in text
     assert 'class="error"' in text and "Waiting for Ann." in text
     # Ann tries to buy before the dice: 422 and the rule in words, her move still offered.
-    text = table.post("Ann", [("type", "buy"), ("slot", "0"), ("version", str(version))], status=422)
+    text = table.post("Ann", [("type", "buy"), ("slot", "0"), ("version", str(version))],
+                      status=422)
     assert "You cannot buy now: enter the Industry die first." in text and 'name="face"' in text
     assert table.view()["version"] == version
     # Six dice: the form's list is refused by the model, in the words the field asks for.

@@ -86,7 +86,8 @@ def normalised(html: str) -> str:
     html = re.sub(r'<section class="log".*?</section>', "", html, flags=re.S)
     html = re.sub(r'name="(csrf_token|action_id|version)" value="[^"]*"', "", html)
     html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
-    return re.sub(r'data-version="\d+"|value="\d+" id="panel-since"|name="since" value="\d+"|since=\d+', "", html)
+    return re.sub(r'data-version="\d+"|value="\d+" id="panel-since"'
+                  r'|name="since" value="\d+"|since=\d+', "", html)
 
 
 def place_by_api(table: Table, name: str, receipts: dict) -> None:
@@ -121,8 +122,10 @@ def test_each_phone_gets_the_tile_grid_and_the_host_gets_none(table):
                      r'aria-hidden="true">3<small class="bt-shade">light</small></span>\s*'
                      r'<span class="bt-sr">light 3 Sideshow</span>', html)
     assert "0</strong> of 17 cards ticked" in html
-    assert "Usually 17 cards" in html and "Ann</span> deals" in html and "Ben</span> plays first" in html
-    assert 'name="version"' not in re.search(r'<form[^>]*class="bt-entry".*?</form>', html, re.S).group(0)
+    assert ("Usually 17 cards" in html and "Ann</span> deals" in html
+            and "Ben</span> plays first" in html)
+    assert 'name="version"' not in re.search(r'<form[^>]*class="bt-entry".*?</form>', html,
+                                             re.S).group(0)
     host = table.page()
     assert 'name="cards[]"' not in host and "Deal <strong>1</strong> of 6" in host
 
@@ -152,7 +155,8 @@ def test_hands_from_the_tiles_a_failed_check_names_a_doubled_card_only_to_its_ho
         assert "both entered the <span class=\"bt-chip\">Clown Poster</span>" in html
         assert "Clown Poster (entered twice)" in html
         assert "the Clown Poster by you and another player" in table.seated.api.call(
-            "GET", f"/tables/{table.code}/log", table.seated.tokens[name])[1]["events"][-1]["summary"]
+            "GET", f"/tables/{table.code}/log",
+            table.seated.tokens[name])[1]["events"][-1]["summary"]
     assert table.view("Ann")["private"]["doubled"] == []
     for text in (table.page(), page(table.phones["Ann"], f"/t/{table.code}/history?screen=phone"),
                  page(table.host, f"/t/{table.code}/history?screen=host"),
@@ -162,7 +166,8 @@ def test_hands_from_the_tiles_a_failed_check_names_a_doubled_card_only_to_its_ho
     assert "entered twice" not in ann and "both entered" not in ann
     for viewer in ("Ann", None):
         status, body = table.seated.api.call("GET", f"/tables/{table.code}/log",
-                                             table.seated.tokens[viewer] if viewer else table.seated.host)
+                                             table.seated.tokens[viewer] if viewer
+                                             else table.seated.host)
         assert status == 200 and "Clown Poster" not in str(body) and "clowns-P" not in str(body)
         assert "clowns-P" not in str(table.view(viewer)["state"])
     # Everyone may fix their entry; the flagged tiles say why.
@@ -181,7 +186,8 @@ def test_hands_from_the_tiles_a_failed_check_names_a_doubled_card_only_to_its_ho
 def test_an_empty_or_unknown_entry_is_explained_in_place(table):
     version = table.version()
     panel = table.act("Ann", {"type": "hand", "cards[]": ["clowns-X9"]}, status=422)
-    assert 'id="panel"' in panel and 'There is no card &#34;clowns-X9&#34; in a Big Top deck.' in panel
+    assert ('id="panel"' in panel
+            and 'There is no card &#34;clowns-X9&#34; in a Big Top deck.' in panel)
     panel = table.act("Ann", {"type": "hand", "cards[]": ["clowns-P", "clowns-P"]}, status=422)
     assert "You listed the Clown Poster more than once." in panel
     panel = table.act("Ann", {"type": "hand"}, status=400)  # nothing ticked
@@ -200,14 +206,18 @@ def test_receipts_are_placed_from_four_radio_groups(table):
     assert re.search(r'<input class="bt-sr" type="radio" name="receipts.clowns" value="10"', html)
     assert re.search(r'<form[^>]*class="bt-receipts-form"[^>]*novalidate', html)
     assert "$10 on Clowns" in html and "(you hold 4)" in html
-    assert 'name="version"' not in re.search(r'<form[^>]*class="bt-receipts-form".*?</form>', html, re.S).group(0)
+    assert 'name="version"' not in re.search(r'<form[^>]*class="bt-receipts-form".*?</form>',
+                                             html, re.S).group(0)
 
     mixed = {"clowns": "3", "sideshow": "10", "animals": "7", "performers": "5"}
     panel = place(table, "Ann", mixed)
-    assert table.view("Ann")["private"]["receipts"] == {"clowns": 3, "sideshow": 10, "animals": 7, "performers": 5}
-    assert re.search(r'name="receipts.clowns" value="3"[^>]*checked', panel)  # kept ticked to change
+    assert table.view("Ann")["private"]["receipts"] == {"clowns": 3, "sideshow": 10, "animals": 7,
+                                                        "performers": 5}
+    assert re.search(r'name="receipts.clowns" value="3"[^>]*checked',
+                     panel)  # kept ticked to change
     assert "$3 Clowns" in panel and "✓ receipts placed" in panel
-    refused = table.act("Ben", {"type": "receipts", "receipts.clowns": "10", "receipts.sideshow": "10",
+    refused = table.act("Ben", {"type": "receipts", "receipts.clowns": "10",
+                                "receipts.sideshow": "10",
                                 "receipts.animals": "5", "receipts.performers": "3"}, status=422)
     assert "Place each receipt ($10, $7, $5 and $3) exactly once" in refused
     place(table, "Ben", PLAIN)
@@ -223,7 +233,8 @@ def test_a_call_then_a_play_that_earns_from_it(table):
     assert "Your turn!" in ben
     # Exactly the legal options, one button (one form) per card; no pass while a card can go.
     legal = {(a["type"], card) for a in table.view("Ben")["actions"] for card in a["card"]}
-    offered = re.findall(r'name="type" value="(\w+)">\s*<input type="hidden" name="card" value="([^"]+)"', ben)
+    offered = re.findall(r'name="type" value="(\w+)">\s*'
+                         r'<input type="hidden" name="card" value="([^"]+)"', ben)
     assert len(offered) == len(legal) and set(offered) == legal
     assert ("call", "clowns-L2") in legal and 'aria-label="Call the light 2 Clown"' in ben
     assert 'name="type" value="pass"' not in ben
@@ -233,16 +244,19 @@ def test_a_call_then_a_play_that_earns_from_it(table):
     assert "Ben called the light 2 Clown (on $3)." in panel
     assert re.search(r'Ben\'s organizing chart">\s*<li class="bt-space bt-taken">\s*'
                      r'<span class="bt-space-value">\$3</span><span class="bt-called">'
-                     r'<span class="bt-sr">: </span>light 2 <span class="bt-called-suit">Clown</span>', panel)
+                     r'<span class="bt-sr">: </span>light 2 '
+                     r'<span class="bt-called-suit">Clown</span>', panel)
 
     cat = table.page("Cat")
     assert 'aria-label="Play the Clown Poster, earns $3"' in cat
     panel = table.act("Cat", {"type": "play", "card": "clowns-P", "version": str(table.version())})
-    earned = "<strong><span class=\"player-name\">Cat</span> +$3</strong> for the Clown Poster, from Ben's called light 2 Clown"
+    earned = ("<strong><span class=\"player-name\">Cat</span> +$3</strong> for the Clown Poster, "
+              "from Ben's called light 2 Clown")
     for html in (panel, table.page("Ann"), table.page("Ben"), table.page()):
         assert earned in html
         assert "Track <strong>$3</strong> · token face down on 3" in html
-    assert "<th scope=\"row\">Clowns</th>\n        <td><span class=\"bt-yes\">played</span>" in panel
+    assert ("<th scope=\"row\">Clowns</th>\n        <td><span class=\"bt-yes\">played</span>"
+            in panel)
 
 
 def test_illegal_moves_are_explained_in_place(table):
@@ -266,7 +280,8 @@ def test_illegal_moves_are_explained_in_place(table):
 def test_a_double_tap_applies_once(table):
     to_play(table)
     html = table.page("Ben")
-    form = re.search(r'<form[^>]*>(?:(?!</form>).)*value="clowns-L2".*?</form>', html, re.S).group(0)
+    form = re.search(r'<form[^>]*>(?:(?!</form>).)*value="clowns-L2".*?</form>', html,
+                     re.S).group(0)
     data = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
     assert data["type"] == "call" and data["action_id"].endswith("-call-clowns-L2")
     for _ in range(2):
@@ -350,7 +365,8 @@ def test_after_a_deal_the_scores_and_paid_receipts_are_shown(table):
         assert f"${score['score']}</strong>" in html
         assert f"${score['receipts']} receipts" in html and f"+ ${score['track']} track" in html
     winner = next(s for s in result["seats"] if s["went_out"])
-    assert "($10 Clowns + $7 Sideshow + $5 Animals + $3 Performers)" in html and winner["receipts"] == 25
+    assert ("($10 Clowns + $7 Sideshow + $5 Animals + $3 Performers)" in html
+            and winner["receipts"] == 25)
     assert "Deal <strong>2</strong> of 6" in html and "Ben</span> deals" in html
     assert html.count('name="cards[]"') == 52 and not checked_cards(html)
 
@@ -358,14 +374,17 @@ def test_after_a_deal_the_scores_and_paid_receipts_are_shown(table):
 def test_fan_tan_shows_peanuts_and_the_pot_and_offers_the_pass(app):
     table = Table(app, options={"variant": "fan-tan"})
     posters = [f"{suit}-P" for suit in SUITS]
-    hands = {"Ann": [c for c in DECK if c.split("-")[0] in ("clowns", "sideshow") and c not in posters],
-             "Ben": [c for c in DECK if c.split("-")[0] in ("animals", "performers") and c not in posters],
+    hands = {"Ann": [c for c in DECK
+                     if c.split("-")[0] in ("clowns", "sideshow") and c not in posters],
+             "Ben": [c for c in DECK
+                     if c.split("-")[0] in ("animals", "performers") and c not in posters],
              "Cat": posters}
     for name in NAMES:
         enter_hand(table, name, hands[name])
     ben = table.page("Ben")
     assert "Pot <strong>0</strong> peanuts" in ben and "25 peanuts" in ben
-    assert "bt-chart" not in ben and 'name="receipts.' not in ben and "Your gate receipts" not in ben
+    assert ("bt-chart" not in ben and 'name="receipts.' not in ben
+            and "Your gate receipts" not in ben)
     assert ben.count('name="card"') == 0
     panel = table.act("Ben", {"type": "pass", "version": str(table.version())})
     assert "Pot <strong>1</strong> peanut<" in panel and "24 peanuts" in panel

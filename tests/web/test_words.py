@@ -31,7 +31,8 @@ def test_the_values_read_as_words(client):
     assert "Default: one per player (at least 3), in this order." in nbl
     big_top = page(client, "/new/big-top")
     assert re.search(r'<option value="fan-tan"\s*>Fan Tan</option>', big_top)
-    assert "Default: Big Top." in big_top and "Default: by the player count: 1, or 2 with 3 players." in big_top
+    assert ("Default: Big Top." in big_top
+            and "Default: by the player count: 1, or 2 with 3 players." in big_top)
     assert "Default: off." in page(client, "/new/go-big")
 
 

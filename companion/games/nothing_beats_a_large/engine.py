@@ -200,9 +200,11 @@ class NothingBeatsALarge(Game):
                                         "in a piece on their own phone."))
         cast = state["cast"]
         if player not in cast["between"]:
-            raise NotYourTurn(message("Only the two players in the challenge can record their cast."))
+            raise NotYourTurn(
+                message("Only the two players in the challenge can record their cast."))
         if set(action.pieces) != set(cast["between"]):
-            raise IllegalAction(message("Record one piece, or nothing, for each of the two casters."))
+            raise IllegalAction(
+                message("Record one piece, or nothing, for each of the two casters."))
         for caster, piece in action.pieces.items():
             if piece is not None and piece not in self._pieces(state, caster):
                 raise IllegalAction(message("A caster can only cast a piece they hold: "
