@@ -59,9 +59,29 @@ def test_make_run_in_a_fresh_clone_installs_the_server_only(tmp_path):
     for package in TEST_ONLY_NPM:
         assert not (clone / "node_modules" / package).exists(), f"make run installed {package}"
     assert (clone / "static" / "vendor" / "htmx.min.js").is_file()
+    assert installed(clone) == locked(clone / "requirements" / "server.txt")
     output = (tmp_path / "make-run.log").read_text()
     assert "db upgrade" not in output  # gunicorn.conf.py upgrades, once
     assert_a_clean_start(output.split(SERVER_COMMAND, 1)[1], f"http://127.0.0.1:{port}")
+
+
+def package_key(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def installed(clone) -> dict[str, str]:
+    """The packages in the clone's virtualenv (Companion itself aside), by version."""
+    frozen = subprocess.run([str(clone / ".venv" / "bin" / "pip"), "freeze",
+                             "--exclude-editable"], capture_output=True, text=True, check=True)
+    pins = (line.split("==") for line in frozen.stdout.splitlines() if "==" in line)
+    return {package_key(name): version for name, version in pins}
+
+
+def locked(lock) -> dict[str, str]:
+    """The packages a lock pins, by version (pip, setuptools and wheel are the
+    virtualenv's own unless pinned)."""
+    pins = re.findall(r"^([A-Za-z0-9_.-]+)==([^ \\]+)", lock.read_text(), re.M)
+    return {package_key(name): version for name, version in pins}
 
 
 def assert_a_clean_start(served: str, url: str) -> None:
