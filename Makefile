@@ -78,7 +78,9 @@ browser-deps:
 	  fi; \
 	fi
 
+# The linter first (its rules in pyproject.toml), then every test.
 test: install-test browser-deps
+	$(BIN)/ruff check .
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 test-fast: install-test
