@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from typing import Any
 
 from .big_money import BigMoney
 from .big_top import BigTop
@@ -18,7 +19,10 @@ from .go_big import GoBig
 from .nothing_beats_a_large import NothingBeatsALarge
 from .score_sheet import ScoreSheet
 
-BUILT_IN: tuple[type[Game], ...] = (
+AnyGame = Game[Any, Any]
+"""A game of any state and options: the platform holds every state as plain JSON data."""
+
+BUILT_IN: tuple[type[AnyGame], ...] = (
     GoBig,
     BigMoney,
     BigTop,
@@ -27,16 +31,16 @@ BUILT_IN: tuple[type[Game], ...] = (
 )
 
 
-def extra_games(names: str) -> list[type[Game]]:
+def extra_games(names: str) -> list[type[AnyGame]]:
     """The engine classes named in a COMPANION_EXTRA_GAMES value."""
-    found = []
+    found: list[type[AnyGame]] = []
     for name in filter(None, (part.strip() for part in names.split(","))):
         module, _, class_name = name.partition(":")
         found.append(getattr(importlib.import_module(module), class_name))
     return found
 
 
-GAMES: dict[str, Game] = {
+GAMES: dict[str, AnyGame] = {
     game.id: game for game in (
         engine() for engine in BUILT_IN + tuple(extra_games(
             os.environ.get("COMPANION_EXTRA_GAMES", ""))))}

@@ -8,12 +8,13 @@ only on their arguments (randomness only from the `rng` handed in).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union, get_args
+from typing import Annotated, Any, ClassVar, Generic, Union, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo
+from typing_extensions import TypeVar
 
 from .messages import message, renumbered_text, text_from_json, text_json
 
@@ -66,6 +67,11 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
 
 
+OptionsT = TypeVar("OptionsT", bound=StrictModel, default=StrictModel)
+"""One game's own options model (`Game.Options`); a game that names only its state's type
+takes any options model."""
+
+
 @dataclass
 class Note:
     """One line of the log produced by an action.
@@ -88,19 +94,19 @@ class Note:
             return self.private[viewer]
         return self.text
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"text": text_json(self.text),
                 "private": {str(k): text_json(v) for k, v in self.private.items()},
                 "reveal": self.reveal}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Note":
+    def from_json(cls, data: dict[str, Any]) -> "Note":
         return cls(text_from_json(data["text"]),
                    {int(k): text_from_json(v) for k, v in data.get("private", {}).items()},
                    data.get("reveal", False))
 
     @staticmethod
-    def line_from_json(data: dict, viewer: int | None) -> str:
+    def line_from_json(data: dict[str, Any], viewer: int | None) -> str:
         """The line `viewer` reads of a note kept as JSON, as `for_viewer` picks it, without
         reading the other players' lines."""
         private = data.get("private") or {}
@@ -138,7 +144,7 @@ class Result:
     def winners(self) -> list[int]:
         return [s.player for s in self.standings if s.place == 1]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "standings": [{"player": s.player, "place": s.place, "score": s.score,
                            "tiebreak": s.tiebreak} for s in self.standings],
@@ -149,7 +155,7 @@ class Result:
         }
 
 
-def competition_places(scored: list[tuple[int, tuple]]) -> list[tuple[int, int]]:
+def competition_places(scored: Sequence[tuple[int, tuple[Any, ...]]]) -> list[tuple[int, int]]:
     """Competition ranking ("1224"): `scored` is (player, sort key), higher keys first.
     Players with equal keys share a place; the next place skips as many as shared."""
     ordered = sorted(scored, key=lambda item: item[1], reverse=True)
@@ -180,7 +186,7 @@ def mentions(value: Any, secret: Any) -> bool:
 Move = Callable[..., list[Note]]
 
 
-class Game(Generic[StateT]):
+class Game(Generic[StateT, OptionsT]):
     """Base class of a game engine. Subclasses set the class attributes and implement
     the methods that raise NotImplementedError."""
 
@@ -188,7 +194,7 @@ class Game(Generic[StateT]):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    Options: ClassVar[type[StrictModel]]
+    Options: type[OptionsT]  # a class attribute (a type variable cannot be a ClassVar's)
     # The one table from an action model (each with a distinct literal "type") to the
     # method that applies it: move(self, state, player, action, rng) -> log lines. A
     # posted action is validated against exactly these models, then dispatched here.
@@ -227,7 +233,7 @@ class Game(Generic[StateT]):
     # shows each player's best and average per game name, and the sheet is a download.
     keeps_totals: ClassVar[bool] = False
 
-    _adapter: ClassVar[TypeAdapter | None] = None
+    _adapter: ClassVar[TypeAdapter[StrictModel] | None] = None
 
     @property
     def folder(self) -> str:
@@ -236,20 +242,22 @@ class Game(Generic[StateT]):
         return self.id.replace("-", "_")
 
     @classmethod
-    def action_adapter(cls) -> TypeAdapter:
-        if cls.__dict__.get("_adapter") is None:
+    def action_adapter(cls) -> TypeAdapter[StrictModel]:
+        adapter: TypeAdapter[StrictModel] | None = cls.__dict__.get("_adapter")
+        if adapter is None:
             models = tuple(cls.moves)
-            action = (models[0] if len(models) == 1
-                      else Annotated[Union[models], Field(discriminator="type")])
-            cls._adapter = TypeAdapter(action)
-        return cls._adapter
+            action: Any = (models[0] if len(models) == 1
+                           else Annotated[Union[models], Field(discriminator="type")])
+            adapter = cls._adapter = TypeAdapter(action)
+        return adapter
 
-    def asks(self, location: tuple) -> str | None:
+    def asks(self, location: tuple[int | str, ...]) -> str | None:
         """What a person does to fill in the action's field at `location` (a validation
         error's), in the words its model gives it (`json_schema_extra={"asks": ...}`, the
         nearest on the path): a screen's form left short is refused in those words rather
         than with the field's name. English source text, translated by the caller."""
         parts = list(location)
+        model: type[BaseModel] | None
         if len(self.moves) > 1:
             tags = {get_args(model.model_fields["type"].annotation)[0]: model
                     for model in self.moves}
@@ -262,43 +270,45 @@ class Game(Generic[StateT]):
             if found is None:
                 break
             extra = found.json_schema_extra
-            asked = extra.get("asks", asked) if isinstance(extra, dict) else asked
+            words = extra.get("asks") if isinstance(extra, dict) else None
+            asked = words if isinstance(words, str) else asked
             model = next((kind for kind in (found.annotation, *get_args(found.annotation))
                           if isinstance(kind, type) and issubclass(kind, BaseModel)), None)
         return asked
 
-    def parse_action(self, data: dict) -> StrictModel:
+    def parse_action(self, data: dict[str, Any]) -> StrictModel:
         """Validate plain data into an action model (raises pydantic.ValidationError)."""
         return self.action_adapter().validate_python(data)
 
-    def renumbered_action(self, data: dict, renumber: dict[int, int]) -> dict:
+    def renumbered_action(self, data: dict[str, Any],
+                          renumber: dict[int, int]) -> dict[str, Any]:
         """A logged action with its players' ids changed as `renumber` says."""
         return self.action_adapter().validate_python(
             data, context={"renumber": renumber}).model_dump(mode="json")
 
-    def default_options(self, player_count: int | None = None) -> StrictModel:
+    def default_options(self, player_count: int | None = None) -> OptionsT:
         """The defaults; a game whose defaults depend on the number of players
         (Big Top's deals, the colours of Nothing Beats a Large) overrides this."""
         return self.Options()
 
-    def played_as(self, options: dict) -> str:
+    def played_as(self, options: dict[str, Any]) -> str:
         """The game a table with these options plays, by name (Big Top's Fan Tan variant is
         a game of its own to the players)."""
         return self.title
 
-    def box_data(self) -> dict | None:
+    def box_data(self) -> dict[str, Any] | None:
         """Where the option defaults come from, for the options form (Big Money's box
         data, with a source for every value); None for a game without such notes."""
         return None
 
-    def options_for(self, chosen: dict, player_count: int | None = None) -> StrictModel:
+    def options_for(self, chosen: dict[str, Any], player_count: int | None = None) -> OptionsT:
         """The options a table plays with: what the host chose over the defaults for
         this many players (raises pydantic.ValidationError)."""
         merged = self.default_options(player_count).model_dump()
         merged.update(chosen)
         return self.Options.model_validate(merged)
 
-    def setup(self, players: list[int], options: StrictModel, rng: random.Random) -> StateT:
+    def setup(self, players: list[int], options: OptionsT, rng: random.Random) -> StateT:
         """The starting state; `players` are ids in seat order, the first to act first.
         Refuses a number of players the game is not for."""
         if not self.min_players <= len(players) <= self.max_players:
@@ -307,7 +317,7 @@ class Game(Generic[StateT]):
                                         most=self.max_players))
         return self.start(players, options, rng)
 
-    def start(self, players: list[int], options: StrictModel, rng: random.Random) -> StateT:
+    def start(self, players: list[int], options: OptionsT, rng: random.Random) -> StateT:
         """The starting state for a number of players the game is for."""
         raise NotImplementedError
 
@@ -315,7 +325,7 @@ class Game(Generic[StateT]):
         """Every player whose input is awaited now (empty when the game is over)."""
         raise NotImplementedError
 
-    def host_names_anyone(self, state: StateT, action) -> bool:
+    def host_names_anyone(self, state: StateT, action: StrictModel) -> bool:
         """Whether the host, as the host, may name any player in one of
         `host_or_player_actions` (the score sheet's scorer, a correction), rather than only
         a player without a phone (who has no screen of their own to make it on)."""
@@ -333,7 +343,7 @@ class Game(Generic[StateT]):
         waiting = self.waiting_for(state)
         return waiting[0] if len(waiting) == 1 else None
 
-    def actions(self, state: StateT, player: int | None) -> list[dict]:
+    def actions(self, state: StateT, player: int | None) -> list[dict[str, Any]]:
         """What `player` (or the host, for None) may do now, as templates: each a dict
         with "type" and the fields or choices it takes. [] when nothing."""
         raise NotImplementedError
@@ -350,13 +360,14 @@ class Game(Generic[StateT]):
         """Refuse (IllegalAction, NotYourTurn) what `player` may not post now whatever the
         action, before its move checks the rest. Nothing by default."""
 
-    def second_look(self, state: StateT, action: StrictModel) -> list:
+    def second_look(self, state: StateT, action: StrictModel) -> list[str]:
         """What in a legal action looks like a slip, worth a second look before a screen
         sends it (messages; none by default). The rules take it as it is: only the
         screens ask."""
         return []
 
-    def public_since(self, public: dict, actions: list[dict]) -> dict | None:
+    def public_since(self, public: dict[str, Any],
+                     actions: list[dict[str, Any]]) -> dict[str, Any] | None:
         """The public state `public` cut down to what `actions` (made since a version the
         caller holds, oldest first) may have changed, for a caller that keeps the rest; None
         when the game cannot tell (the whole state is given)."""
@@ -372,7 +383,8 @@ class Game(Generic[StateT]):
         None to show the log lines the action would make."""
         return None
 
-    def view(self, state: StateT, viewer: int | None) -> tuple[dict, dict | None]:
+    def view(self, state: StateT,
+             viewer: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """(public state, the viewer's own secrets or None for the public view).
         Nothing in either may hold another player's secret before the rules reveal it."""
         raise NotImplementedError
@@ -387,7 +399,7 @@ class Game(Generic[StateT]):
         raise NotImplementedError
 
     def random_action(self, state: StateT, player: int | None,
-                      rng: random.Random) -> dict | None:
+                      rng: random.Random) -> dict[str, Any] | None:
         """A legal action for `player` chosen with `rng`, as posted data, or None when
         nothing is awaited from them: the bot that plays seeded games in the trust suite
         and the benchmark, through the same API as a phone. For HOST, the host's move

@@ -5,8 +5,9 @@ mark the ids for `pybabel extract` (babel.cfg names them as keywords)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Union, cast
 
 NAME_PLACEHOLDER = re.compile(r"\{name:(\d+)\}")
 
@@ -25,7 +26,7 @@ class Listed:
     them in the reader's language: "A, B and C"; or, with `tally`, as a tally lists its
     entries: "A 3, B 5, C 1"."""
 
-    items: tuple
+    items: tuple[Param, ...]
     tally: bool = False
 
 
@@ -47,17 +48,21 @@ class Message(str):
     def __new__(cls, msgid: str, params: dict[str, Any] | None = None,
                 plural_id: str | None = None, counted_by: str | None = None) -> "Message":
         params = dict(params or {})
-        chosen = msgid if plural_id is None or params[counted_by] == 1 else plural_id
+        chosen = msgid
+        if plural_id is not None:
+            if counted_by is None:
+                raise ValueError("a plural message names the parameter that counts")
+            chosen = msgid if params[counted_by] == 1 else plural_id
         english = chosen % {k: english_of(v) for k, v in params.items()} if params else chosen
         made = super().__new__(cls, english)
         made.id, made.params, made.plural_id = msgid, params, plural_id
         made.counted_by = counted_by
         return made
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Message], tuple[Any, ...]]:
         return Message, (self.id, self.params, self.plural_id, self.counted_by)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"msg": self.id}
         if self.params:
             data["params"] = {k: param_json(v) for k, v in self.params.items()}
@@ -66,7 +71,7 @@ class Message(str):
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> "Message":
+    def from_json(cls, data: dict[str, Any]) -> "Message":
         return cls(data["msg"], {k: param_from_json(v) for k, v in data.get("params", {}).items()},
                    data.get("plural"), data.get("count"))
 
@@ -96,11 +101,11 @@ def english_of(value: Param) -> str:
     return str(value)
 
 
-def listed(values, tally: bool = False) -> Listed:
+def listed(values: Iterable[Param], tally: bool = False) -> Listed:
     return Listed(tuple(values), tally)
 
 
-def players(ids) -> Listed:
+def players(ids: Iterable[int]) -> Listed:
     """The players of these ids, listed."""
     return Listed(tuple(Player(i) for i in ids))
 
@@ -132,7 +137,7 @@ def param_from_json(data: Any) -> Param:
             return Listed(tuple(param_from_json(item) for item in data["list"]),
                           bool(data.get("tally")))
         return Message.from_json(data)
-    return data
+    return cast(Param, data)  # a number or a word, as the message was given it
 
 
 MESSAGE_KEYS = frozenset(("msg", "params", "plural", "count"))
@@ -171,7 +176,7 @@ def renumbered_text(text: str, renumber: dict[int, int]) -> str:
     if isinstance(text, Message):
         return text.renumbered(renumber)
 
-    def placeholder(match: re.Match) -> str:
+    def placeholder(match: re.Match[str]) -> str:
         return "{name:%d}" % renumber.get(int(match.group(1)), int(match.group(1)))
     return NAME_PLACEHOLDER.sub(placeholder, text)
 

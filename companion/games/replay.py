@@ -8,12 +8,29 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from .engine import Game, Note, State
+from .engine import Game, Note, StateT
 
 
-Logged = TypeVar("Logged")
+class LoggedEvent(Protocol):
+    """An event of a table's log as a replay reads it (a stored row, an imported record's
+    entry...)."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def undoes(self) -> int | None: ...
+
+    @property
+    def action(self) -> Any: ...
+
+
+Logged = TypeVar("Logged", bound=LoggedEvent)
 
 
 def seat_order(player_ids: Sequence[int], first_player: int | None) -> list[int]:
@@ -42,10 +59,10 @@ def action_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"{seed}:{index}")
 
 
-def replay(engine: Game, players: list[int], options: dict, seed: int,
-           actions: Iterable[tuple[int | None, dict]],
-           after_each: Callable[[State], Any] | None = None,
-           lines: Callable[[list[Note]], Any] | None = None) -> State:
+def replay(engine: Game[StateT, Any], players: list[int], options: dict[str, Any], seed: int,
+           actions: Iterable[tuple[int | None, dict[str, Any]]],
+           after_each: Callable[[StateT], Any] | None = None,
+           lines: Callable[[list[Note]], Any] | None = None) -> StateT:
     """The state after setting up `players` (ids in seat order, the first to act first)
     with `options` and `seed`, then applying `actions`, each (actor, posted action data),
     in order. `after_each` sees the state after setup and after every action (read only);
@@ -71,9 +88,9 @@ class UndoOutOfOrder(ValueError):
         self.seq = seq
 
 
-def replayed_lines(engine: Game, players: list[int], options: dict, seed: int,
-                   log: Iterable[Logged], actor: Callable[[Logged], int | None]
-                   ) -> tuple[State, dict[int, list[Note]]]:
+def replayed_lines(engine: Game[StateT, Any], players: list[int], options: dict[str, Any],
+                   seed: int, log: Iterable[Logged], actor: Callable[[Logged], int | None]
+                   ) -> tuple[StateT, dict[int, list[Note]]]:
     """The state after a log (its events oldest first, each with `seq`, `kind`, `action`
     and, for an undo, the seq it `undoes`; `actor` reads an event's actor) and each
     action's log lines as they were made: an action an undo took back made its lines after
@@ -89,7 +106,7 @@ def replayed_lines(engine: Game, players: list[int], options: dict, seed: int,
                 raise UndoOutOfOrder(event.seq)
             undone.append((effective.pop(), list(effective)))
 
-    def play(events: list[Logged]) -> tuple[State, list[list[Note]]]:
+    def play(events: list[Logged]) -> tuple[StateT, list[list[Note]]]:
         made: list[list[Note]] = []
         state = replay(engine, players, options, seed,
                        [(actor(e), e.action) for e in events], lines=made.append)
