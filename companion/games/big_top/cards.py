@@ -1,30 +1,42 @@
 """Big Top's box: the 52-card deck, the piles, the charts and the scoring track."""
 from __future__ import annotations
 
-from ..messages import Message, Player, listed, message
+from collections.abc import Iterable
+from typing import TypedDict
 
-SUITS = ("clowns", "sideshow", "animals", "performers")
+from ..messages import Message, Param, Player, listed, message
+from .state import Card, Chart, ChartSpace, EarningSource, Pile, Shade, Suit
+
+SUITS: tuple[Suit, ...] = ("clowns", "sideshow", "animals", "performers")
 SUIT_TITLES = {"clowns": message("Clowns"), "sideshow": message("Sideshow"),
                "animals": message("Animals"), "performers": message("Performers")}
 # As the rulebook names single cards: "the dark 1 Animal card", "the Performer poster".
 CARD_NOUNS = {"clowns": message("Clown"), "sideshow": message("Sideshow"),
               "animals": message("Animal"), "performers": message("Performer")}
-RANKS = ("P",) + tuple(f"L{n}" for n in range(1, 7)) + tuple(f"D{n}" for n in range(1, 7))
-DECK = tuple(f"{suit}-{rank}" for suit in SUITS for rank in RANKS)
+# Each rank as the deck names it, with its shade and number: "D4" is the dark 4.
+RANKS: tuple[tuple[str, Shade, int], ...] = (
+    (("P", "poster", 0),) + tuple((f"L{n}", "light", n) for n in range(1, 7))
+    + tuple((f"D{n}", "dark", n) for n in range(1, 7)))
+CARD_PARTS: dict[Card, tuple[Suit, Shade, int]] = {
+    f"{suit}-{rank}": (suit, shade, number) for suit in SUITS for rank, shade, number in RANKS}
+DECK = tuple(CARD_PARTS)
 DECK_ORDER = {card: index for index, card in enumerate(DECK)}
 RECEIPT_VALUES = (10, 7, 5, 3)
-SPACES = ("3", "2", "1", "0")
+SPACES: tuple[ChartSpace, ...] = ("3", "2", "1", "0")
 TRACK_SPACES = 20
 EARNINGS_SHOWN = 5  # the view's latest earning plays of the deal
 
 
 # -- cards, piles and charts -------------------------------------------------------
-def card_parts(card: str) -> tuple[str, str, int]:
+class TokenPosition(TypedDict):
+    space: int | None
+    plus_20: bool
+    text: Message
+
+
+def card_parts(card: Card) -> tuple[Suit, Shade, int]:
     """("sideshow", "dark", 4) for "sideshow-D4"; a Poster is ("clowns", "poster", 0)."""
-    suit, rank = card.split("-")
-    if rank == "P":
-        return suit, "poster", 0
-    return suit, "light" if rank[0] == "L" else "dark", int(rank[1])
+    return CARD_PARTS[card]
 
 
 def card_label(card: str) -> Message:
@@ -33,7 +45,7 @@ def card_label(card: str) -> Message:
     return shaded_card(suit, shade, number)
 
 
-def shaded_card(suit: str, shade: str, number: int) -> Message:
+def shaded_card(suit: Suit, shade: Shade, number: int) -> Message:
     if shade == "poster":
         return message("%(suit)s Poster", suit=CARD_NOUNS[suit])
     if shade == "light":
@@ -41,15 +53,15 @@ def shaded_card(suit: str, shade: str, number: int) -> Message:
     return message("dark %(number)s %(suit)s", number=number, suit=CARD_NOUNS[suit])
 
 
-def deck_sorted(cards) -> list[str]:
+def deck_sorted(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=DECK_ORDER.__getitem__)
 
 
-def new_piles() -> dict:
+def new_piles() -> dict[Suit, Pile]:
     return {suit: {"poster": False, "light": 0, "dark": 0} for suit in SUITS}
 
 
-def is_playable(piles: dict, card: str) -> bool:
+def is_playable(piles: dict[Suit, Pile], card: Card) -> bool:
     """The Poster opens its suit; then each shade climbs from 1 to 6 in its own pile."""
     suit, shade, number = card_parts(card)
     pile = piles[suit]
@@ -58,7 +70,7 @@ def is_playable(piles: dict, card: str) -> bool:
     return pile["poster"] and pile[shade] == number - 1
 
 
-def next_needed(piles: dict, card: str) -> Message:
+def next_needed(piles: dict[Suit, Pile], card: Card) -> Message:
     """The card the card's pile waits for, named."""
     suit, shade, _ = card_parts(card)
     pile = piles[suit]
@@ -67,7 +79,7 @@ def next_needed(piles: dict, card: str) -> Message:
     return shaded_card(suit, shade, pile[shade] + 1)
 
 
-def put_on_pile(piles: dict, card: str) -> None:
+def put_on_pile(piles: dict[Suit, Pile], card: Card) -> None:
     suit, shade, number = card_parts(card)
     if shade == "poster":
         piles[suit]["poster"] = True
@@ -75,7 +87,7 @@ def put_on_pile(piles: dict, card: str) -> None:
         piles[suit][shade] = number
 
 
-def pile_cards(piles: dict) -> list[str]:
+def pile_cards(piles: dict[Suit, Pile]) -> list[Card]:
     """The cards lying on the piles."""
     cards = []
     for suit, pile in piles.items():
@@ -86,26 +98,28 @@ def pile_cards(piles: dict) -> list[str]:
     return cards
 
 
-def empty_chart() -> dict:
+def empty_chart() -> Chart:
     return {space: None for space in SPACES}
 
 
-def shift_down(chart: dict) -> list[tuple[str, str]]:
+def shift_down(chart: Chart) -> list[tuple[Card, ChartSpace]]:
     """Slide each called card one space lower, lowest space first, each only into an
     empty space (a card on $0 stays). Returns the (card, new space) moves."""
-    moves = []
-    for lower, upper in (("0", "1"), ("1", "2"), ("2", "3")):
-        if chart[lower] is None and chart[upper] is not None:
-            chart[lower], chart[upper] = chart[upper], None
-            moves.append((chart[lower], lower))
+    moves: list[tuple[Card, ChartSpace]] = []
+    steps: tuple[tuple[ChartSpace, ChartSpace], ...] = (("0", "1"), ("1", "2"), ("2", "3"))
+    for lower, upper in steps:
+        card = chart[upper]
+        if chart[lower] is None and card is not None:
+            chart[lower], chart[upper] = card, None
+            moves.append((card, lower))
     return moves
 
 
-def chart_cards(chart: dict) -> list[str]:
+def chart_cards(chart: Chart) -> list[Card]:
     return [card for card in chart.values() if card is not None]
 
 
-def token_position(track: int) -> dict:
+def token_position(track: int) -> TokenPosition:
     """Where the physical scoring token goes: 23 is the +$20 side up on space 3."""
     if track == 0:
         return {"space": None, "plus_20": False, "text": message("beside the chart ($0)")}
@@ -127,7 +141,7 @@ def usual_hand_size(seat_index: int, dealer_index: int, players: int) -> int:
     return len(DECK) // players + (1 if order < len(DECK) % players else 0)
 
 
-def dollars_from(sources: list[dict]) -> Message:
+def dollars_from(sources: list[EarningSource]) -> Param:
     """"{name:4}'s called dark 4 Sideshow" or, for several, each with its value."""
     if len(sources) == 1:
         return message("%(player)s's called %(card)s", player=Player(sources[0]["player"]),

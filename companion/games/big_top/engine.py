@@ -21,19 +21,22 @@ Decisions where the rulebook is open:
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
-                      competition_places)
+from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing,
+                      StrictModel, competition_places)
 from ..messages import Message, Player, listed, message, plural
 from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS,
-                    EARNINGS_SHOWN, card_label, card_parts, chart_cards, deck_sorted,
-                    dollars_from, empty_chart, is_playable, new_piles, next_needed,
-                    put_on_pile, shift_down, token_position, usual_hand_size)
+                    card_label, card_parts, chart_cards, deck_sorted, dollars_from, empty_chart,
+                    is_playable, new_piles, next_needed, put_on_pile, shift_down,
+                    usual_hand_size)
 from .deals import pay_receipts, start_deal, take_pot
 from .explain import explain
-from .hands import (bot_hand, check_deck, doubled_in, not_held, public_check, unknown_card,
-                    valid_entry)
-from .models import Call, Hand, Options, Pass, Play, PlayCalled, Receipts
+from .hands import bot_hand, check_deck, not_held, unknown_card, valid_entry
+from .models import Call, Hand, Pass, Play, PlayCalled, Receipts
+from .models import Options as BigTopOptions
+from .state import BigTopState, EarningSource, ReceiptPlacement, Seat
+from .view import private_view, public_view, seat_of
 
 FAN_TAN = "Fan Tan"
 
@@ -41,32 +44,33 @@ FAN_TAN = "Fan Tan"
 # "hand" in Fan Tan: each sentence naming it has both versions.
 
 
-class BigTop(Game):
+class BigTop(Game[BigTopState, BigTopOptions]):
     id = "big-top"
     title = "Big Top"
     min_players = 3
     max_players = 6
-    Options = Options
+    Options = BigTopOptions
     secret_actions = frozenset({"hand", "receipts"})
     secrets_called = "hand and gate receipts"
     first_player_role = "deals first"
 
-    def default_options(self, player_count: int | None = None) -> Options:
+    def default_options(self, player_count: int | None = None) -> BigTopOptions:
         if player_count is None:  # left to the player count, told in words
-            return Options()
-        return Options(deals_per_player=self._deals_for(player_count))
+            return BigTopOptions()
+        return BigTopOptions(deals_per_player=self._deals_for(player_count))
 
     @staticmethod
     def _deals_for(player_count: int) -> int:
         """The rulebook's deals per player: once each, twice with 3 players."""
         return 2 if player_count == 3 else 1
 
-    def played_as(self, options: dict) -> str:
+    def played_as(self, options: dict[str, Any]) -> str:
         return FAN_TAN if options.get("variant") == "fan-tan" else self.title
 
-    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
+    def start(self, players: list[int], options: BigTopOptions,
+              rng: random.Random) -> BigTopState:
         fan_tan = options.variant == "fan-tan"
-        state = {
+        state: BigTopState = {
             "variant": options.variant,
             "deals": self._deal_count(options, len(players)),
             "deal": 0,
@@ -87,7 +91,7 @@ class BigTop(Game):
         return state
 
     @staticmethod
-    def _deal_count(options: Options, players: int) -> int:
+    def _deal_count(options: BigTopOptions, players: int) -> int:
         """Fan Tan plays the host's `hands` if set; otherwise (and always in Big Top)
         each player deals `deals_per_player` times."""
         if options.variant == "fan-tan" and options.hands:
@@ -95,19 +99,34 @@ class BigTop(Game):
         return players * (options.deals_per_player or BigTop._deals_for(players))
 
     # -- reading the state -----------------------------------------------------------
-    @staticmethod
-    def _seat(state: State, player: int | None) -> dict | None:
-        return next((s for s in state["seats"] if s["player"] == player), None)
+    def _player_seat(self, state: BigTopState, player: int | None) -> Seat:
+        """The seat of a player at the table (`check_actor` refuses anyone else)."""
+        seat = seat_of(state, player)
+        if seat is None:
+            raise NotYourTurn(message("You are not playing at this table."))
+        return seat
 
     @staticmethod
-    def _fan_tan(state: State) -> bool:
+    def _current(state: BigTopState) -> int:
+        """The index of the seat on turn: set all through play."""
+        current = state["current"]
+        assert current is not None, "no seat is on turn outside play"
+        return current
+
+    @staticmethod
+    def _on_turn(state: BigTopState) -> Seat | None:
+        current = state["current"]
+        return None if current is None else state["seats"][current]
+
+    @staticmethod
+    def _fan_tan(state: BigTopState) -> bool:
         return state["variant"] == "fan-tan"
 
     @staticmethod
-    def _is_out(seat: dict) -> bool:
+    def _is_out(seat: Seat) -> bool:
         return not seat["hand"] and not chart_cards(seat["chart"])
 
-    def waiting_for(self, state: State) -> list[int]:
+    def waiting_for(self, state: BigTopState) -> list[int]:
         seats = state["seats"]
         if state["step"] == "hands":
             if state["check"] is not None:
@@ -115,30 +134,31 @@ class BigTop(Game):
             return [s["player"] for s in seats if s["hand"] is None]
         if state["step"] == "receipts":
             return [s["player"] for s in seats if s["receipts"] is None]
-        if state["step"] == "play":
-            return [seats[state["current"]]["player"]]
+        on_turn = self._on_turn(state)
+        if state["step"] == "play" and on_turn is not None:
+            return [on_turn["player"]]
         return []
 
-    def choices(self, state: State, seat: dict) -> dict[str, list[str]]:
+    def choices(self, state: BigTopState, seat: Seat) -> dict[str, list[str]]:
         """The moves open to the seat on turn, in order of obligation: only its playable
         called cards if it has any, else its playable and callable hand cards. Empty:
         the seat must pass."""
         called = self._playable_called(state, seat)
         if called:
             return {"play_called": called}
-        hand = deck_sorted(seat["hand"])
+        hand = deck_sorted(seat["hand"] or [])
         moves = {"play": [c for c in hand if is_playable(state["piles"], c)]}
         if not self._fan_tan(state):
             moves["call"] = [c for c in hand if self._call_refusal(state, seat, c) is None]
         return {kind: cards for kind, cards in moves.items() if cards}
 
     @staticmethod
-    def _playable_called(state: State, seat: dict) -> list[str]:
+    def _playable_called(state: BigTopState, seat: Seat) -> list[str]:
         return deck_sorted(c for c in chart_cards(seat["chart"])
                            if is_playable(state["piles"], c))
 
     @staticmethod
-    def _call_refusal(state: State, seat: dict, card: str) -> Message | None:
+    def _call_refusal(state: BigTopState, seat: Seat, card: str) -> Message | None:
         """Why the seat may not call this hand card now, or None if it may."""
         suit, shade, _ = card_parts(card)
         if shade == "poster":
@@ -153,8 +173,8 @@ class BigTop(Game):
                            suit=CARD_NOUNS[suit])
         return None
 
-    def actions(self, state: State, player: int | None) -> list[dict]:
-        seat = self._seat(state, player)
+    def actions(self, state: BigTopState, player: int | None) -> list[dict[str, Any]]:
+        seat = seat_of(state, player)
         if seat is None:
             return []
         # An entry or a placement may be changed until the last one is in.
@@ -166,7 +186,7 @@ class BigTop(Game):
         if state["step"] == "receipts":
             return [{"type": "receipts",
                      "receipts": {suit: list(RECEIPT_VALUES) for suit in SUITS}}]
-        if state["step"] != "play" or state["seats"][state["current"]] is not seat:
+        if state["step"] != "play" or self._on_turn(state) is not seat:
             return []
         moves = self.choices(state, seat)
         if not moves:
@@ -174,16 +194,15 @@ class BigTop(Game):
         return [{"type": kind, "card": cards} for kind, cards in moves.items()]
 
     # -- changing it -----------------------------------------------------------------
-    def check_actor(self, state: State, player: int | None, action) -> None:
-        if self._seat(state, player) is None:
-            raise NotYourTurn(message("You are not playing at this table."))
+    def check_actor(self, state: BigTopState, player: int | None, action: StrictModel) -> None:
+        self._player_seat(state, player)
         if state["step"] == "over":
             raise IllegalAction(message("The game is over."))
 
     # hand entry
-    def _enter_hand(self, state: State, player: int, action: Hand,
+    def _enter_hand(self, state: BigTopState, player: int, action: Hand,
                     rng: random.Random) -> list[Note]:
-        seat = self._seat(state, player)
+        seat = self._player_seat(state, player)
         if state["step"] != "hands":
             raise IllegalAction(message("Hands are entered at the start of a deal; this deal is "
                                         "already under way.") if not self._fan_tan(state) else
@@ -199,7 +218,7 @@ class BigTop(Game):
             notes += self._check_hands(state)
         return notes
 
-    def _check_hands(self, state: State) -> list[Note]:
+    def _check_hands(self, state: BigTopState) -> list[Note]:
         """With every hand in, they must together be exactly the deck (hands.py)."""
         failed = check_deck(state)
         if failed is not None:
@@ -212,15 +231,17 @@ class BigTop(Game):
                              "Place your gate receipts."))]
 
     # receipts
-    def _place_receipts(self, state: State, player: int, action: Receipts,
+    def _place_receipts(self, state: BigTopState, player: int, action: Receipts,
                         rng: random.Random) -> list[Note]:
-        seat = self._seat(state, player)
+        seat = self._player_seat(state, player)
         if self._fan_tan(state):
             raise IllegalAction(message("Fan Tan uses no gate receipts."))
         if state["step"] != "receipts":
             raise IllegalAction(message("Gate receipts are placed once every hand is entered, "
                                         "before play starts."))
-        placement = action.receipts.model_dump()
+        placed = action.receipts
+        placement: ReceiptPlacement = {"clowns": placed.clowns, "sideshow": placed.sideshow,
+                                       "animals": placed.animals, "performers": placed.performers}
         if sorted(placement.values()) != sorted(RECEIPT_VALUES):
             raise IllegalAction(message("Place each receipt ($10, $7, $5 and $3) exactly once, "
                                         "one per suit."))
@@ -235,16 +256,16 @@ class BigTop(Game):
         return notes
 
     # play
-    def _require_turn(self, state: State, seat: dict) -> None:
+    def _require_turn(self, state: BigTopState, seat: Seat) -> None:
         if state["step"] != "play":
             raise IllegalAction(message("Play starts once every hand is entered.")
                                 if self._fan_tan(state) else
                                 message("Play starts once every hand is entered and every "
                                         "gate receipt is placed."))
-        if state["seats"][state["current"]] is not seat:
+        if self._on_turn(state) is not seat:
             raise NotYourTurn(message("It is not your turn."))
 
-    def _require_no_called_play(self, state: State, seat: dict) -> None:
+    def _require_no_called_play(self, state: BigTopState, seat: Seat) -> None:
         called = self._playable_called(state, seat)
         if called:
             raise IllegalAction(message("You must play your called %(card)s first.",
@@ -255,9 +276,9 @@ class BigTop(Game):
         if card not in DECK_ORDER:
             raise IllegalAction(unknown_card(card))
 
-    def _play_called(self, state: State, player: int, action: PlayCalled,
+    def _play_called(self, state: BigTopState, player: int, action: PlayCalled,
                      rng: random.Random) -> list[Note]:
-        seat = self._seat(state, player)
+        seat = self._player_seat(state, player)
         self._require_turn(state, seat)
         self._known_card(action.card)
         if action.card not in chart_cards(seat["chart"]):
@@ -274,21 +295,22 @@ class BigTop(Game):
                             player=Player(seat["player"]), card=card_label(action.card)))
         return [note] + self._after_play(state, seat)
 
-    def _play(self, state: State, player: int, action: Play,
+    def _play(self, state: BigTopState, player: int, action: Play,
               rng: random.Random) -> list[Note]:
-        seat = self._seat(state, player)
+        seat = self._player_seat(state, player)
         self._require_turn(state, seat)
         self._known_card(action.card)
         self._require_no_called_play(state, seat)
         card = action.card
-        if card not in seat["hand"]:
+        hand = seat["hand"] or []
+        if card not in hand:
             raise IllegalAction(not_held(card))
         if not is_playable(state["piles"], card):
             raise IllegalAction(message("The %(card)s cannot be played yet: its pile waits for "
                                         "the %(needed)s.", card=card_label(card),
                                         needed=next_needed(state["piles"], card)))
         sources = self._earnings(state, seat, card)
-        seat["hand"].remove(card)
+        hand.remove(card)
         put_on_pile(state["piles"], card)
         text = message("%(player)s played the %(card)s.", player=Player(player),
                        card=card_label(card))
@@ -303,11 +325,11 @@ class BigTop(Game):
         return [Note(text)] + self._after_play(state, seat)
 
     @staticmethod
-    def _earnings(state: State, seat: dict, card: str) -> list[dict]:
+    def _earnings(state: BigTopState, seat: Seat, card: str) -> list[EarningSource]:
         """The opponents' called cards a play from hand earns from: same suit and shade
         (a Poster: its whole suit), each worth the space it sits on."""
         suit, shade, _ = card_parts(card)
-        sources = []
+        sources: list[EarningSource] = []
         for other in state["seats"]:
             if other is seat:
                 continue
@@ -320,29 +342,30 @@ class BigTop(Game):
                                     "value": int(space)})
         return sources
 
-    def _call(self, state: State, player: int, action: Call,
+    def _call(self, state: BigTopState, player: int, action: Call,
               rng: random.Random) -> list[Note]:
-        seat = self._seat(state, player)
+        seat = self._player_seat(state, player)
         self._require_turn(state, seat)
         if self._fan_tan(state):
             raise IllegalAction(message("Calling is not allowed in Fan Tan."))
         self._known_card(action.card)
         self._require_no_called_play(state, seat)
         card = action.card
-        if card not in seat["hand"]:
+        hand = seat["hand"] or []
+        if card not in hand:
             raise IllegalAction(not_held(card))
         refusal = self._call_refusal(state, seat, card)
         if refusal:
             raise IllegalAction(refusal)
-        seat["hand"].remove(card)
+        hand.remove(card)
         seat["chart"]["3"] = card
         return ([Note(message("%(player)s called the %(card)s (on $3).",
                               player=Player(seat["player"]), card=card_label(card)))]
                 + self._next_turn(state))
 
-    def _pass(self, state: State, player: int, action: Pass,
+    def _pass(self, state: BigTopState, player: int, action: Pass,
               rng: random.Random) -> list[Note]:
-        seat = self._seat(state, player)
+        seat = self._player_seat(state, player)
         self._require_turn(state, seat)
         if self.choices(state, seat):
             raise IllegalAction(message("You cannot pass: you can still play a card.")
@@ -367,26 +390,25 @@ class BigTop(Game):
              Play: _play, Call: _call, Pass: _pass}
 
     # turns and deals
-    def _after_play(self, state: State, seat: dict) -> list[Note]:
+    def _after_play(self, state: BigTopState, seat: Seat) -> list[Note]:
         if self._is_out(seat):
             return self._end_deal(state, seat)
         return self._next_turn(state)
 
-    def _start_play(self, state: State) -> list[Note]:
+    def _start_play(self, state: BigTopState) -> list[Note]:
         state["step"] = "play"
         state["current"] = (state["dealer_seat"] + 1) % len(state["seats"])
-        first = state["seats"][state["current"]]["player"]
+        first = state["seats"][self._current(state)]["player"]
         return [Note(message("%(player)s plays first.", player=Player(first)))] + self._start_turn(
             state)
 
-    def _next_turn(self, state: State) -> list[Note]:
-        state["current"] = (state["current"] + 1) % len(state["seats"])
+    def _next_turn(self, state: BigTopState) -> list[Note]:
+        state["current"] = (self._current(state) + 1) % len(state["seats"])
         return self._start_turn(state)
 
-    @staticmethod
-    def _start_turn(state: State) -> list[Note]:
+    def _start_turn(self, state: BigTopState) -> list[Note]:
         """A turn starts by sliding the player's called cards down."""
-        seat = state["seats"][state["current"]]
+        seat = state["seats"][self._current(state)]
         moves = shift_down(seat["chart"])
         if not moves:
             return []
@@ -395,12 +417,10 @@ class BigTop(Game):
         return [Note(message("%(player)s's called cards slide down: %(moves)s.",
                              player=Player(seat["player"]), moves=slid))]
 
-    def _end_deal(self, state: State, winner: dict) -> list[Note]:
+    def _end_deal(self, state: BigTopState, winner: Seat) -> list[Note]:
         settle = take_pot if self._fan_tan(state) else pay_receipts
-        note, details = settle(state, winner)
-        state["deal_results"].append({
-            "deal": state["deal"], "dealer": state["seats"][state["dealer_seat"]]["player"],
-            "out": winner["player"], **details})
+        note, deal_result = settle(state, winner)
+        state["deal_results"].append(deal_result)
         notes = [note]
         if state["deal"] == state["deals"]:
             state["step"] = "over"
@@ -421,36 +441,11 @@ class BigTop(Game):
         return notes
 
     # -- what a viewer sees ----------------------------------------------------------
-    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
-        fan_tan = self._fan_tan(state)
-        seats = []
-        for seat in state["seats"]:
-            public = {"player": seat["player"], "hand": len(seat["hand"] or []),
-                      "chart": dict(seat["chart"]), "track": seat["track"],
-                      "total": seat["total"], "entered": seat["hand"] is not None,
-                      "receipts_placed": seat["receipts"] is not None,
-                      "token": token_position(seat["track"])}
-            if fan_tan:
-                public["peanuts"] = seat["total"]
-            seats.append(public)
-        public_state = {
-            "variant": state["variant"], "deal": state["deal"], "deals": state["deals"],
-            "dealer": state["seats"][state["dealer_seat"]]["player"],
-            "step": state["step"],
-            "piles": {suit: dict(pile) for suit, pile in state["piles"].items()},
-            "check": public_check(state), "seats": seats,
-            "earnings": state["earnings"][-EARNINGS_SHOWN:],
-            "deal_results": state["deal_results"],
-        }
-        if fan_tan:
-            public_state.update(pot=state["pot"], broke=state["broke"])
-        seat = self._seat(state, viewer)
-        if seat is None:
-            return public_state, None
-        return public_state, {"hand": list(seat["hand"] or []), "receipts": seat["receipts"],
-                              "doubled": doubled_in(state, seat)}
+    def view(self, state: BigTopState,
+             viewer: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        return public_view(state), private_view(state, viewer)
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: BigTopState) -> Result | None:
         if state["step"] != "over":
             return None
         places = dict(competition_places([(s["player"], (s["total"],)) for s in state["seats"]]))
@@ -460,13 +455,14 @@ class BigTop(Game):
         label = message("peanuts") if self._fan_tan(state) else message("$")
         return Result(standings, explain(state, standings, self._fan_tan(state)), label)
 
-    def scores(self, state: State) -> dict[int, int]:
+    def scores(self, state: BigTopState) -> dict[int, int]:
         """Money banked in finished deals plus this deal's track (Fan Tan: peanuts)."""
         running = 0 if state["step"] == "over" else 1
         return {s["player"]: s["total"] + running * s["track"] for s in state["seats"]}
 
-    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
-        if player not in self.waiting_for(state):
+    def random_action(self, state: BigTopState, player: int | None,
+                      rng: random.Random) -> dict[str, Any] | None:
+        if player is None or player not in self.waiting_for(state):
             return None
         if state["step"] == "hands":
             return {"type": "hand", "cards": bot_hand(state, player)}
@@ -479,7 +475,7 @@ class BigTop(Game):
             return {"type": "pass"}
         return {"type": template["type"], "card": rng.choice(template["card"])}
 
-    def secrets(self, state: State) -> dict[int, list]:
+    def secrets(self, state: BigTopState) -> dict[int, list[Any]]:
         if state["step"] == "over":
             return {}  # the game's record, every entry in it, is open to all at the end
         # The missing cards a failed hand check names are public by design (nobody holds
@@ -487,7 +483,7 @@ class BigTop(Game):
         flagged = set(state["check"]["missing"]) if state["check"] else set()
         found = {}
         for seat in state["seats"]:
-            values: list = [c for c in seat["hand"] or [] if c not in flagged]
+            values: list[Any] = [c for c in seat["hand"] or [] if c not in flagged]
             if seat["receipts"] is not None:
                 values.append({"receipts": seat["receipts"]})
             found[seat["player"]] = values

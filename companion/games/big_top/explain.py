@@ -1,11 +1,12 @@
 """Why the winners of a Big Top (or Fan Tan) game won, in one sentence."""
 from __future__ import annotations
 
-from ..engine import Standing, State
+from ..engine import Standing
 from ..messages import Message, Player, message, players, plural
+from .state import BigTopState
 
 
-def explain(state: State, standings: list[Standing], fan_tan: bool) -> Message:
+def explain(state: BigTopState, standings: list[Standing], fan_tan: bool) -> Message:
     first = [s for s in standings if s.place == 1]
     names = players(s.player for s in first)
     best = first[0].score
@@ -22,11 +23,12 @@ def explain(state: State, standings: list[Standing], fan_tan: bool) -> Message:
     amount = plural("%(count)s peanut", "%(count)s peanuts", "count", count=best)
     hands = len(state["deal_results"])
     span = plural("after %(count)s hand", "after %(count)s hands", "count", count=hands)
-    if state["broke"] is not None:  # in a hand still being played
+    broke = state.get("broke")
+    if broke is not None:  # in a hand still being played
         span = (message("when %(player)s went broke in the first hand",
-                        player=Player(state["broke"])) if hands == 0 else
+                        player=Player(broke)) if hands == 0 else
                 message("when %(player)s went broke in hand %(hand)s",
-                        player=Player(state["broke"]), hand=hands + 1))
+                        player=Player(broke), hand=hands + 1))
     if len(first) > 1:
         return message("%(players)s share first place with %(amount)s each %(span)s (the "
                        "rulebook has no tie-break).", players=names, amount=amount, span=span)

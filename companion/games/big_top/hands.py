@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import TypedDict
 
-from ..engine import IllegalAction, Note, State
+from ..engine import IllegalAction, Note
 from ..messages import Message, listed, message, plural, semicolons
 from .cards import DECK, DECK_ORDER, card_label, deck_sorted
+from .state import BigTopState, Card, Seat
 
 
-def valid_entry(cards: list[str]) -> list[str]:
+class PublicCheck(TypedDict):
+    missing: list[Card]
+    doubled_count: int
+
+
+def valid_entry(cards: list[str]) -> list[Card]:
     """One player's entry, in deck order, or refused with a sentence."""
     if not cards:
         raise IllegalAction(message("Enter the cards you were dealt: a hand cannot be empty."))
@@ -26,17 +33,17 @@ def valid_entry(cards: list[str]) -> list[str]:
     return deck_sorted(cards)
 
 
-def check_deck(state: State) -> Note | None:
+def check_deck(state: BigTopState) -> Note | None:
     """With every hand in: keeps the check's outcome in `state["check"]` (None when the
     hands make up the deck), and gives the line of a failed check."""
-    counts = Counter(c for s in state["seats"] for c in s["hand"])
+    counts = Counter(c for s in state["seats"] for c in s["hand"] or [])
     missing = [c for c in DECK if counts[c] == 0]
     doubled = [c for c in DECK if counts[c] > 1]
     if not missing and not doubled:
         state["check"] = None
         return None
     state["check"] = {"missing": missing, "doubled": doubled}
-    private = {}
+    private: dict[int, str] = {}
     for seat in state["seats"]:
         yours = doubled_in(state, seat)
         if yours:
@@ -49,12 +56,12 @@ def unknown_card(card: str) -> Message:
     return message("There is no card \"%(card)s\" in a Big Top deck.", card=card)
 
 
-def not_held(card: str) -> Message:
+def not_held(card: Card) -> Message:
     """The refusal of a card the player does not hold."""
     return message("You do not hold the %(card)s.", card=card_label(card))
 
 
-def check_line(missing: list[str], doubled: int, yours: list[str]) -> Message:
+def check_line(missing: list[Card], doubled: int, yours: list[Card]) -> Message:
     problems = []
     if missing:
         problems.append(message("missing: %(cards)s",
@@ -74,13 +81,13 @@ def check_line(missing: list[str], doubled: int, yours: list[str]) -> Message:
                    "entry.", problems=semicolons(problems))
 
 
-def doubled_in(state: State, seat: dict) -> list[str]:
+def doubled_in(state: BigTopState, seat: Seat) -> list[Card]:
     """The cards of a failed check that this seat entered and another player did too."""
     doubled = state["check"]["doubled"] if state["check"] else []
     return [c for c in doubled if c in (seat["hand"] or [])]
 
 
-def public_check(state: State) -> dict | None:
+def public_check(state: BigTopState) -> PublicCheck | None:
     """A failed check as everyone sees it: the missing cards, and how many were entered
     twice (which ones, only their holders see: `doubled_in`)."""
     check = state["check"]
@@ -89,7 +96,7 @@ def public_check(state: State) -> dict | None:
     return {"missing": list(check["missing"]), "doubled_count": len(check["doubled"])}
 
 
-def bot_hand(state: State, player: int) -> list[str]:
+def bot_hand(state: BigTopState, player: int) -> list[Card]:
     """The bots' deal: one shuffle per deal, dealt one card at a time from the left of the
     dealer, so every bot enters its share of the same 52 cards."""
     deck = list(DECK)
