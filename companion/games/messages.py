@@ -32,6 +32,10 @@ class Listed:
 
 Param = Union[int, str, "Message", Player, Listed]
 
+TextJSON = Union[dict[str, Any], str]
+"""A text as a state or a log keeps it: a message's JSON form (a plain string only in what
+was stored before the engines spoke in messages)."""
+
 
 class Message(str):
     """A message id with its parameters. It reads (as a str) as its English text with the
@@ -149,7 +153,7 @@ def is_message_json(data: Any) -> bool:
             and data.keys() <= MESSAGE_KEYS)
 
 
-def text_json(text: str) -> Any:
+def text_json(text: str) -> TextJSON:
     """A note's line as stored: a message's id and parameters (a plain string only in
     what was stored before the engines spoke in messages)."""
     return text.to_json() if isinstance(text, Message) else text

@@ -967,7 +967,21 @@ def test_big_money_a_space_left_empty_waits_once_the_deck_runs_out():
 
 def test_the_categories_are_named_as_the_box_names_them():
     """The board's names of the number-dice categories are messages, read in each screen's
-    language; in English they are box.json's."""
-    from companion.games.big_money.box import category_names
-    from companion.games.big_money.models import CATEGORY_NAMES
-    assert {key: str(name) for key, name in CATEGORY_NAMES.items()} == category_names()
+    language; in English they are box.json's, in the log and in the view."""
+    rolls = {"pair": [1, 1, 6, 5, 2], "two_pair": [3, 3, 5, 5, 1],
+             "three_of_a_kind": [4, 4, 4, 6, 3], "little_straight": [2, 3, 4, 5, 4],
+             "full_house": [2, 2, 2, 6, 6], "four_of_a_kind": [3, 3, 3, 3, 1],
+             "big_straight": [1, 2, 3, 4, 5], "five_of_a_kind": [5, 5, 5, 5, 5]}
+    # Each category paying more than the ones below it, so each roll is named by its own.
+    rising = {category: 10 + index for index, category in enumerate(rolls)}
+    box = GAME.box_data()["number_payouts"]
+    assert set(box) == set(rolls)
+    for category, dice in rolls.items():
+        state = started((1, 2), opts=options(number_payouts=rising))
+        act(state, 1, type="industry", face="technology")
+        notes = act(state, 1, type="number_dice", dice=dice)
+        name = box[category]["name"]
+        assert texts(notes) == [f"{{name:1}} rolled {' '.join(map(str, dice))}: {name}, "
+                                f"collects {rising[category]}."]
+        view, _ = GAME.view(state, 2)
+        assert (view["dice"]["category"], view["dice"]["name"]) == (category, name)

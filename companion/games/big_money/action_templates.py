@@ -2,16 +2,18 @@
 fields or choices each action takes."""
 from __future__ import annotations
 
-from ..engine import State
+from typing import Any
+
 from ..messages import text_from_json
 from . import biz_news
 from .assets import empty_slots, label, public_asset, startup_of
 from .bank import roller_seat
 from .box import proposed_payout
-from .models import BIZ_NEWS_FACE, INDUSTRIES
+from .models import BIZ_NEWS_FACE
+from .state import INDUSTRIES, BigMoneyState, Seat
 
 
-def step_templates(state: State, seat: dict) -> list[dict]:
+def step_templates(state: BigMoneyState, seat: Seat) -> list[dict[str, Any]]:
     """What the seat's player may do at this step of the turn."""
     step = state["step"]
     if step == "setup":
@@ -31,7 +33,7 @@ def step_templates(state: State, seat: dict) -> list[dict]:
     return [{"type": "end_turn", "leaves_empty": state["refill_slot"]}]  # refill
 
 
-def _choose_templates(state: State, player: int) -> list[dict]:
+def _choose_templates(state: BigMoneyState, player: int) -> list[dict[str, Any]]:
     prompt = biz_news.prompt_for(state, player)
     if prompt is None:
         return []
@@ -44,7 +46,7 @@ def _choose_templates(state: State, player: int) -> list[dict]:
     return [choose]
 
 
-def _buy_templates(state: State, seat: dict) -> list[dict]:
+def _buy_templates(state: BigMoneyState, seat: Seat) -> list[dict[str, Any]]:
     affordable = [
         slot
         for slot, asset in enumerate(state["market"])
@@ -54,12 +56,12 @@ def _buy_templates(state: State, seat: dict) -> list[dict]:
     return [*buy, {"type": "end_turn"}]
 
 
-def reveal_template(state: State) -> dict:
+def reveal_template(state: BigMoneyState) -> dict[str, Any]:
     """A card turned over into an empty market space: typed in while the box's unseen
     cards last, then picked from the reshuffled discard pile. `awaited` says whether
     the game waits for it (in setup and after a purchase) or it may come any time."""
     awaited = state["step"] in ("setup", "refill")
-    template = {"type": "reveal", "slot": empty_slots(state), "awaited": awaited}
+    template: dict[str, Any] = {"type": "reveal", "slot": empty_slots(state), "awaited": awaited}
     reshuffled = state["asset_deck"]["reshuffled"]
     if reshuffled:
         template["asset_id"] = [asset["id"] for asset in reshuffled]
@@ -77,7 +79,7 @@ def reveal_template(state: State) -> dict:
     return template
 
 
-def adjust_template(state: State) -> dict:
+def adjust_template(state: BigMoneyState) -> dict[str, Any]:
     """The host's Bank adjustment: pay or charge any player, or discard an Asset that
     no Biz News prompt is waiting on."""
     locked = biz_news.asset_ids_in_prompts(state)

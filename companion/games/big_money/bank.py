@@ -2,29 +2,29 @@
 goes to a player and back. The Bank paying its last bill ends the game at once."""
 from __future__ import annotations
 
-from ..engine import State
 from ..messages import Message, message, text_json
+from .state import BigMoneyState, Seat
 
 
-def is_over(state: State) -> bool:
+def is_over(state: BigMoneyState) -> bool:
     return state["step"] == "over"
 
 
-def seat_of(state: State, player: int) -> dict | None:
+def seat_of(state: BigMoneyState, player: int | None) -> Seat | None:
     return next((seat for seat in state["seats"] if seat["player"] == player), None)
 
 
-def seats_from_roller(state: State) -> list[dict]:
+def seats_from_roller(state: BigMoneyState) -> list[Seat]:
     """The seats in collection order: the roller first, then clockwise."""
     seats = state["seats"]
     return [seats[(state["roller"] + step) % len(seats)] for step in range(len(seats))]
 
 
-def roller_seat(state: State) -> dict:
+def roller_seat(state: BigMoneyState) -> Seat:
     return state["seats"][state["roller"]]
 
 
-def collect(state: State, seat: dict, amount: int, reason: str) -> int:
+def collect(state: BigMoneyState, seat: Seat, amount: int, reason: str) -> int:
     """The Bank pays `amount`, or what it has left; returns what was paid. `reason` (a
     message, kept in the ledger in its JSON form) says what for. Emptying the
     Bank ends the game with this player holding the last bill."""
@@ -38,7 +38,7 @@ def collect(state: State, seat: dict, amount: int, reason: str) -> int:
     return paid
 
 
-def pay(state: State, seat: dict, amount: int, reason: str) -> int:
+def pay(state: BigMoneyState, seat: Seat, amount: int, reason: str) -> int:
     """The player pays the Bank `amount`; one who owes more than they have pays all they
     have and the rest is ignored. Returns what was paid."""
     paid = min(amount, seat["money"])
@@ -49,12 +49,13 @@ def pay(state: State, seat: dict, amount: int, reason: str) -> int:
     return paid
 
 
-def end_game(state: State, last_bill: int) -> None:
+def end_game(state: BigMoneyState, last_bill: int) -> None:
     state["step"] = "over"
     state["last_bill"] = last_bill
     state["refill_slot"] = None
-    if state["pending"] is not None:
-        state["biz_news"]["discard"].append(state["pending"]["card"])
+    pending = state["pending"]
+    if pending is not None:
+        state["biz_news"]["discard"].append(pending["card"])
         state["pending"] = None
 
 

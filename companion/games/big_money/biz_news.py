@@ -14,17 +14,21 @@ current until every prompt is answered.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable, Mapping, Sequence
 
-from ..engine import Note, State
+from ..engine import Note
 from ..messages import Message, Player, message, plural, text_json
 from .assets import (INDUSTRY_NAMES, assets_of, discard, discard_all, find_owned,
                      industries_owned, label, owned_by)
 from .bank import (collect, collected_text, is_over, pay, paid_text, roller_seat, seat_of,
                    seats_from_roller)
-from .models import BIZ_NEWS_FACE, INDUSTRIES, ROLLED_EFFECTS
+from .models import BIZ_NEWS_FACE
+from .state import (INDUSTRIES, AskedFor, Asset, BigMoneyState, DrawnEffect,
+                    FineLargestIndustryEffect, Industry, NewsCard, PayPerAssetEffect,
+                    PayPerIndustryEffect, Prompt, RolledEffect, RollThenDiscardEffect,
+                    RollThenPayEffect, Seat, Who, is_industry, is_rolled)
 
-ROLL_CHOICES = [*INDUSTRIES, BIZ_NEWS_FACE]
+ROLL_CHOICES: list[str] = [*INDUSTRIES, BIZ_NEWS_FACE]
 BIZ_NEWS_NAME = message("Biz News")
 
 
@@ -35,7 +39,7 @@ def printed(words: str) -> Message:
     return Message(words)
 
 
-def draw(state: State, rng: random.Random) -> list[Note]:
+def draw(state: BigMoneyState, rng: random.Random) -> list[Note]:
     """Draw the top card (reshuffling the discard pile into an empty deck), show it and
     start its effect."""
     news = state["biz_news"]
@@ -58,51 +62,58 @@ def draw(state: State, rng: random.Random) -> list[Note]:
     notes.append(Note(shown, reveal=True))
     state["pending"] = {"card": card_index, "industry": None, "prompts": []}
     effect = card["effect"]
-    if effect["kind"] in ROLLED_EFFECTS:
+    if is_rolled(effect):
         roller = roller_seat(state)["player"]
         _ask(state, roller, "roll",
              message("%(card)s: roll the Industry die and enter the face (Biz News: roll "
                      "again).", card=printed(card["name"])),
              ROLL_CHOICES,
-             {face: INDUSTRY_NAMES.get(face, BIZ_NEWS_NAME) for face in ROLL_CHOICES})
+             {face: INDUSTRY_NAMES[face] if is_industry(face) else BIZ_NEWS_NAME
+              for face in ROLL_CHOICES})
     else:
-        notes += EFFECTS[effect["kind"]](state, effect, None)
+        notes += _drawn_effect(state, effect)
     return notes + _finish_if_settled(state)
 
 
-def current_card(state: State) -> dict:
-    return state["biz_news"]["cards"][state["pending"]["card"]]
+def current_card(state: BigMoneyState) -> NewsCard:
+    """The card being resolved (while one is)."""
+    pending = state["pending"]
+    assert pending is not None, "no Biz News card is being resolved"
+    return state["biz_news"]["cards"][pending["card"]]
 
 
-def prompt_for(state: State, player: int | None) -> dict | None:
+def prompt_for(state: BigMoneyState, player: int | None) -> Prompt | None:
     pending = state["pending"]
     if pending is None:
         return None
     return next((p for p in pending["prompts"] if p["player"] == player), None)
 
 
-def answer(state: State, player: int, choice: str) -> list[Note]:
+def answer(state: BigMoneyState, player: int, choice: str) -> list[Note]:
     """Apply a player's answer to their prompt (already checked to be one of its choices)."""
-    prompt = prompt_for(state, player)
-    seat = seat_of(state, player)
+    pending, prompt, seat = state["pending"], prompt_for(state, player), seat_of(state, player)
+    if pending is None or prompt is None or seat is None:
+        return []  # (the engine checks first that a card asks this player)
     if prompt["kind"] == "roll" and choice == BIZ_NEWS_FACE:
         return [Note(message("%(player)s rolled Biz News: roll the Industry die again.",
                              player=Player(player)))]
-    state["pending"]["prompts"].remove(prompt)
+    pending["prompts"].remove(prompt)
     notes = ANSWERS[prompt["kind"]](state, seat, choice)
     return notes + _finish_if_settled(state)
 
 
-def _ask(state: State, player: int, kind: str, prompt: Message, choices: list[str],
-         labels: dict[str, Message]) -> None:
+def _ask(state: BigMoneyState, player: int, kind: AskedFor, prompt: Message,
+         choices: Sequence[str], labels: Mapping[str, Message]) -> None:
     """A prompt on `player`'s phone: its words and its choices' labels are messages, kept
     in the state in their JSON form."""
-    state["pending"]["prompts"].append({
-        "player": player, "kind": kind, "prompt": text_json(prompt), "choices": choices,
+    pending = state["pending"]
+    assert pending is not None, "a prompt asks about the card being resolved"
+    pending["prompts"].append({
+        "player": player, "kind": kind, "prompt": text_json(prompt), "choices": list(choices),
         "labels": {choice: text_json(label) for choice, label in labels.items()}})
 
 
-def _finish_if_settled(state: State) -> list[Note]:
+def _finish_if_settled(state: BigMoneyState) -> list[Note]:
     """Once nothing is left to ask, the card is discarded and the turn goes on."""
     pending = state["pending"]
     if is_over(state) or pending is None or pending["prompts"]:
@@ -114,8 +125,8 @@ def _finish_if_settled(state: State) -> list[Note]:
                          player=Player(roller_seat(state)["player"])))]
 
 
-def _affected(state: State, effect: dict) -> list[dict]:
-    if effect.get("who") == "roller":
+def _affected(state: BigMoneyState, who: Who) -> list[Seat]:
+    if who == "roller":
         return [roller_seat(state)]
     return seats_from_roller(state)
 
@@ -124,7 +135,7 @@ def _assets(count: int) -> Message:
     return plural("%(count)s Asset", "%(count)s Assets", "count", count=count)
 
 
-def _industry_assets(count: int, industry: str) -> Message:
+def _industry_assets(count: int, industry: Industry) -> Message:
     return plural("%(count)s %(industry)s Asset", "%(count)s %(industry)s Assets", "count",
                   count=count, industry=INDUSTRY_NAMES[industry])
 
@@ -134,7 +145,7 @@ def _times(counted: Message, amount: int) -> Message:
     return message("%(counted)s x %(amount)s", counted=counted, amount=amount)
 
 
-def _charge(state: State, seat: dict, owed: int, why: Message) -> Note:
+def _charge(state: BigMoneyState, seat: Seat, owed: int, why: Message) -> Note:
     card = printed(current_card(state)["name"])
     paid = pay(state, seat, owed, message("%(card)s: %(why)s", card=card, why=why))
     return Note(message("%(player)s pays %(paid)s for %(card)s (%(why)s).",
@@ -143,9 +154,27 @@ def _charge(state: State, seat: dict, owed: int, why: Message) -> Note:
 
 
 # -- the effects: each returns its notes and may ask players ---------------------------
-def _pay_per_asset(state: State, effect: dict, industry: str | None) -> list[Note]:
+def _drawn_effect(state: BigMoneyState, effect: DrawnEffect) -> list[Note]:
+    if effect["kind"] == "pay_per_asset":
+        return _pay_per_asset(state, effect)
+    if effect["kind"] == "pay_per_industry":
+        return _pay_per_industry(state, effect)
+    if effect["kind"] == "fine_largest_industry":
+        return _fine_largest_industry(state, effect)
+    return _manual()
+
+
+def _rolled_effect(state: BigMoneyState, effect: RolledEffect, industry: Industry) -> list[Note]:
+    if effect["kind"] == "roll_then_pay":
+        return _roll_then_pay(state, effect, industry)
+    if effect["kind"] == "roll_then_discard":
+        return _roll_then_discard(state, effect, industry)
+    return _liquidation(state, industry)
+
+
+def _pay_per_asset(state: BigMoneyState, effect: PayPerAssetEffect) -> list[Note]:
     notes = []
-    for seat in _affected(state, effect):
+    for seat in _affected(state, effect["who"]):
         count = len(seat["assets"])
         owed = effect["amount"] * count
         why = _times(_assets(count), effect["amount"])
@@ -164,24 +193,26 @@ def _pay_per_asset(state: State, effect: dict, industry: str | None) -> list[Not
     return notes or [Note(message("Nobody pays or collects anything."))]
 
 
-def _pay_per_industry(state: State, effect: dict, industry: str | None) -> list[Note]:
+def _pay_per_industry(state: BigMoneyState, effect: PayPerIndustryEffect) -> list[Note]:
     notes = []
-    for seat in _affected(state, effect):
+    cap = effect["cap"]
+    for seat in _affected(state, effect["who"]):
         count = len(industries_owned(seat))
         owed = effect["amount"] * count
         why = _times(plural("%(count)s industry", "%(count)s industries", "count",
                             count=count), effect["amount"])
-        if effect["cap"] is not None and owed > effect["cap"]:
-            owed = effect["cap"]
-            why = message("%(why)s, at most %(cap)s", why=why, cap=effect["cap"])
+        if cap is not None and owed > cap:
+            owed = cap
+            why = message("%(why)s, at most %(cap)s", why=why, cap=cap)
         if owed:
             notes.append(_charge(state, seat, owed, why))
     return notes or [Note(message("Nobody owns anything to pay for."))]
 
 
-def _fine_largest_industry(state: State, effect: dict, industry: str | None) -> list[Note]:
+def _fine_largest_industry(state: BigMoneyState,
+                           effect: FineLargestIndustryEffect) -> list[Note]:
     notes = []
-    for seat in _affected(state, effect):
+    for seat in _affected(state, effect["who"]):
         counts = {ind: len(assets_of(seat, ind)) for ind in industries_owned(seat)}
         if not counts:
             continue
@@ -202,15 +233,16 @@ def _fine_largest_industry(state: State, effect: dict, industry: str | None) -> 
     return notes or [Note(message("Nobody owns an Asset to be fined for."))]
 
 
-def _fine(state: State, seat: dict, industry: str, per_asset: int) -> Note:
+def _fine(state: BigMoneyState, seat: Seat, industry: Industry, per_asset: int) -> Note:
     count = len(assets_of(seat, industry))
     return _charge(state, seat, per_asset * count,
                    _times(_industry_assets(count, industry), per_asset))
 
 
-def _roll_then_pay(state: State, effect: dict, industry: str) -> list[Note]:
+def _roll_then_pay(state: BigMoneyState, effect: RollThenPayEffect,
+                   industry: Industry) -> list[Note]:
     notes = []
-    for seat in _affected(state, effect):
+    for seat in _affected(state, effect["who"]):
         count = len(assets_of(seat, industry))
         if count:
             notes.append(_charge(state, seat, effect["amount"] * count,
@@ -219,9 +251,10 @@ def _roll_then_pay(state: State, effect: dict, industry: str) -> list[Note]:
                                   industry=INDUSTRY_NAMES[industry]))]
 
 
-def _roll_then_discard(state: State, effect: dict, industry: str) -> list[Note]:
+def _roll_then_discard(state: BigMoneyState, effect: RollThenDiscardEffect,
+                       industry: Industry) -> list[Note]:
     notes = []
-    for seat in _affected(state, effect):
+    for seat in _affected(state, effect["who"]):
         owned = assets_of(seat, industry, discardable_only=True)
         if not owned:
             continue
@@ -243,12 +276,12 @@ def _roll_then_discard(state: State, effect: dict, industry: str) -> list[Note]:
     return notes or [Note(nobody_owns_card(industry))]
 
 
-def _discard_note(state: State, seat: dict, asset: dict) -> Note:
+def _discard_note(state: BigMoneyState, seat: Seat, asset: Asset) -> Note:
     named = owned_by(asset, seat["player"])
     return Note(message("%(discarded)s.", discarded=discard(state, seat, asset, named)))
 
 
-def _liquidation(state: State, effect: dict, industry: str) -> list[Note]:
+def _liquidation(state: BigMoneyState, industry: Industry) -> list[Note]:
     holdings = {seat["player"]: assets_of(seat, industry, discardable_only=True)
                 for seat in seats_from_roller(state)}
     most = max(len(owned) for owned in holdings.values())
@@ -265,54 +298,59 @@ def _liquidation(state: State, effect: dict, industry: str) -> list[Note]:
     return notes
 
 
-def _manual(state: State, effect: dict, industry: str | None) -> list[Note]:
+def _manual() -> list[Note]:
     return [Note(message("The host applies this card by hand with a Bank adjustment."))]
 
 
-def nobody_owns_card(industry: str) -> Message:
+def nobody_owns_card(industry: Industry) -> Message:
     return message("Nobody owns a %(industry)s Asset card.", industry=INDUSTRY_NAMES[industry])
 
 
-EffectFunction = Callable[[State, dict, "str | None"], list[Note]]
-EFFECTS: dict[str, EffectFunction] = {
-    "pay_per_asset": _pay_per_asset,
-    "pay_per_industry": _pay_per_industry,
-    "fine_largest_industry": _fine_largest_industry,
-    "roll_then_pay": _roll_then_pay,
-    "roll_then_discard": _roll_then_discard,
-    "liquidation": _liquidation,
-    "manual": _manual,
-}
-
-
 # -- the answers to prompts --------------------------------------------------------------
-def _answer_roll(state: State, seat: dict, face: str) -> list[Note]:
-    state["pending"]["industry"] = face
+# Each gets a choice its prompt offers (the engine checks it first).
+def _answer_roll(state: BigMoneyState, seat: Seat, face: str) -> list[Note]:
+    industry = _industry(face)
+    pending = state["pending"]
     card = current_card(state)
+    if pending is not None:
+        pending["industry"] = industry
     note = Note(message("%(player)s rolled %(industry)s for %(card)s.",
-                        player=Player(seat["player"]), industry=INDUSTRY_NAMES[face],
+                        player=Player(seat["player"]), industry=INDUSTRY_NAMES[industry],
                         card=printed(card["name"])))
-    return [note, *EFFECTS[card["effect"]["kind"]](state, card["effect"], face)]
+    effect = card["effect"]
+    applied = (_rolled_effect(state, effect, industry) if is_rolled(effect)
+               else _drawn_effect(state, effect))
+    return [note, *applied]
 
 
-def _answer_fine_industry(state: State, seat: dict, industry: str) -> list[Note]:
-    return [_fine(state, seat, industry, current_card(state)["effect"]["amount"])]
+def _answer_fine_industry(state: BigMoneyState, seat: Seat, industry: str) -> list[Note]:
+    effect = current_card(state)["effect"]
+    per_asset = effect["amount"] if effect["kind"] == "fine_largest_industry" else 0
+    return [_fine(state, seat, _industry(industry), per_asset)]
 
 
-def _answer_discard_asset(state: State, seat: dict, asset_id: str) -> list[Note]:
-    return [_discard_note(state, seat, find_owned(seat, int(asset_id)))]
+def _answer_discard_asset(state: BigMoneyState, seat: Seat, asset_id: str) -> list[Note]:
+    asset = find_owned(seat, int(asset_id))
+    return [] if asset is None else [_discard_note(state, seat, asset)]
 
 
-ANSWERS: dict[str, Callable[[State, dict, str], list[Note]]] = {
+def _industry(choice: str) -> Industry:
+    if not is_industry(choice):
+        raise ValueError(f"not an industry: {choice}")
+    return choice
+
+
+ANSWERS: dict[AskedFor, Callable[[BigMoneyState, Seat, str], list[Note]]] = {
     "roll": _answer_roll,
     "fine_industry": _answer_fine_industry,
     "discard_asset": _answer_discard_asset,
 }
 
 
-def asset_ids_in_prompts(state: State) -> set[int]:
+def asset_ids_in_prompts(state: BigMoneyState) -> set[int]:
     """Assets a Demerger prompt is waiting on (the host may not discard them meanwhile)."""
-    if state["pending"] is None:
+    pending = state["pending"]
+    if pending is None:
         return set()
-    return {int(choice) for prompt in state["pending"]["prompts"]
+    return {int(choice) for prompt in pending["prompts"]
             if prompt["kind"] == "discard_asset" for choice in prompt["choices"]}

@@ -10,8 +10,13 @@ import copy
 import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 BOX_FILE = Path(__file__).with_name("box.json")
+
+Box = dict[str, Any]
+"""box.json as parsed: each value with where it comes from (it is read, never kept in a
+state)."""
 
 
 @lru_cache(maxsize=1)
@@ -20,17 +25,18 @@ def _box_text() -> str:
 
 
 @lru_cache(maxsize=1)
-def _shared_box() -> dict:
+def _shared_box() -> Box:
     """One parsed copy for this module's own reading; never handed out."""
-    return json.loads(_box_text())
+    return load_box()
 
 
-def load_box() -> dict:
+def load_box() -> Box:
     """The parsed box data, a fresh copy each call (callers may change it freely)."""
-    return json.loads(_box_text())
+    box: Box = json.loads(_box_text())
+    return box
 
 
-def option_defaults(box: dict | None = None) -> dict:
+def option_defaults(box: Box | None = None) -> dict[str, Any]:
     """The plain option values of the box data (what `Options()` defaults to)."""
     box = copy.deepcopy(box if box is not None else _shared_box())
     return {
@@ -46,15 +52,10 @@ def option_defaults(box: dict | None = None) -> dict:
     }
 
 
-def category_names(box: dict | None = None) -> dict[str, str]:
-    """Number-dice category key -> the name printed on the board ("full_house" -> "Full House")."""
-    box = box if box is not None else _shared_box()
-    return {key: entry["name"] for key, entry in box["number_payouts"].items()}
-
-
-def proposed_payout(price: int, stock: bool, box: dict | None = None) -> int:
+def proposed_payout(price: int, stock: bool, box: Box | None = None) -> int:
     """What a newly entered asset pays unless the player says otherwise: its price for a
     regular asset, double for a stock (our ruling, docs/rulings.md, Big Money)."""
     box = box if box is not None else _shared_box()
     kind = "stock" if stock else "regular"
-    return price * box["asset_payout_per_price"][kind]["value"]
+    per_price: int = box["asset_payout_per_price"][kind]["value"]
+    return price * per_price

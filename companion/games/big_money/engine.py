@@ -12,20 +12,25 @@ each turn "industry" -> ("biz_news" while a card asks someone) -> "number_dice" 
 from __future__ import annotations
 
 import random
+from typing import Any, cast
 
-from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Standing,
                       StrictModel, competition_places)
 from ..messages import Message, Player, listed, message, players, semicolons, text_from_json
 from . import biz_news
 from .action_templates import adjust_template, reveal_template, step_templates
 from .assets import (INDUSTRY_NAMES, deck_is_empty, describe, discard, empty_slots,
                      find_owned, label, new_startup, place_known_card, place_new_card,
-                     prepare_refill, public_asset, startup_name, startup_of)
+                     prepare_refill, startup_name, startup_of)
 from .bank import collect, is_over, pay, roller_seat, seat_of, seats_from_roller
 from .box import load_box, proposed_payout
-from .models import (BIZ_NEWS_FACE, INDUSTRIES, MARKET_SLOTS, Adjust, Buy, Choose,
-                     EndTurn, NumberDice, Options, Reveal, RollIndustry, Startup)
+from .dice import CATEGORIES
+from .models import (BIZ_NEWS_FACE, MARKET_SLOTS, Adjust, Buy, Choose, EndTurn, NumberDice,
+                     Reveal, RollIndustry, Startup)
+from .models import Options as BigMoneyOptions
 from .payouts import collect_for_industry, collect_for_number_dice
+from .state import INDUSTRIES, BigMoneyState, BizNews, Effect, NewsCard, Rules, Seat, Step
+from .view import public_view
 
 # What each step waits for, said when a move comes at the wrong time.
 NEXT_MOVE = {
@@ -39,37 +44,40 @@ NEXT_MOVE = {
 # The moves a roller makes, as a refusal at the wrong step names them.
 DOING = {"buy": message("buy"), "industry": message("industry"),
          "number_dice": message("number_dice"), "end": message("end the turn")}
-PROMPT_KEYS = ("player", "prompt", "choices", "labels")
 # The bots' revealed cards: prices a card might print, a name now and then.
 BOT_PRICES = (5, 10, 15, 20, 25, 30, 40, 50, 60)
 BOT_NAMES = ("", "", "Corner Diner", "Airline", "Book Publisher", "Arena", "App Maker")
 
 
-class BigMoney(Game):
+class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
     id = "big-money"
     title = "Big Money"
     min_players = 2
     max_players = 5
-    Options = Options
+    Options = BigMoneyOptions
     host_actions = frozenset({"adjust"})
     shared_actions = frozenset({"reveal"})
     remembered = {"reveal": "asset"}
 
-    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
+    def start(self, players: list[int], options: BigMoneyOptions,
+              rng: random.Random) -> BigMoneyState:
         news_deck = [
             index
             for index, card in enumerate(options.biz_news)
             for _ in range(card.count)
         ]
         rng.shuffle(news_deck)
-        news_cards = [
-            {"name": card.name, "text": card.text, "effect": card.effect.model_dump()}
+        # (The effects as their models dump them, the one place plain data comes from one.)
+        news_cards: list[NewsCard] = [
+            {"name": card.name, "text": card.text,
+             "effect": cast(Effect, card.effect.model_dump())}
             for card in options.biz_news
         ]
-        seats = [{"player": player, "money": 0, "assets": []} for player in players]
-        news = {"cards": news_cards, "deck": news_deck, "discard": [], "last": None}
-        rules = {
-            "number_payouts": options.number_payouts.model_dump(),
+        seats: list[Seat] = [{"player": player, "money": 0, "assets": []} for player in players]
+        news: BizNews = {"cards": news_cards, "deck": news_deck, "discard": [], "last": None}
+        payouts = options.number_payouts
+        rules: Rules = {
+            "number_payouts": {category: getattr(payouts, category) for category in CATEGORIES},
             "industry_bonus": dict(options.industry_bonus),
             "startup_payout": options.startup_payout,
         }
@@ -94,7 +102,7 @@ class BigMoney(Game):
         }
 
     # -- reading the state -------------------------------------------------------
-    def waiting_for(self, state: State) -> list[int]:
+    def waiting_for(self, state: BigMoneyState) -> list[int]:
         step = state["step"]
         seats = state["seats"]
         if step == "over":
@@ -107,12 +115,13 @@ class BigMoney(Game):
             return [seat["player"] for seat in seats
                     if not startup_of(seat) or seat["player"] == enterer]
         if step == "biz_news":
-            asked = {prompt["player"] for prompt in state["pending"]["prompts"]}
+            pending = state["pending"]
+            asked = {prompt["player"] for prompt in pending["prompts"]} if pending else set()
             in_order = [seat["player"] for seat in seats_from_roller(state)]
             return [player for player in in_order if player in asked]
         return [roller_seat(state)["player"]]
 
-    def actions(self, state: State, player: int | None) -> list[dict]:
+    def actions(self, state: BigMoneyState, player: int | None) -> list[dict[str, Any]]:
         if is_over(state):
             return []
         if player is HOST:
@@ -126,28 +135,37 @@ class BigMoney(Game):
         return templates
 
     # -- changing it -------------------------------------------------------------
-    def apply(self, state: State, player: int | None, action: StrictModel,
+    def apply(self, state: BigMoneyState, player: int | None, action: StrictModel,
               rng: random.Random) -> list[Note]:
         notes = super().apply(state, player, action, rng)
-        if is_over(state):
+        last_bill = state["last_bill"]
+        if is_over(state) and last_bill is not None:
             notes.append(Note(message("The Bank is empty: %(player)s took the last bill and "
-                                      "the game is over.", player=Player(state["last_bill"]))))
+                                      "the game is over.", player=Player(last_bill))))
         return notes
 
-    def check_actor(self, state: State, player: int | None, action) -> None:
+    def check_actor(self, state: BigMoneyState, player: int | None,
+                    action: StrictModel) -> None:
         if is_over(state):
             raise IllegalAction(message("The game is over: the Bank has paid its last bill."))
-        if action.type in self.host_actions:
+        if isinstance(action, Adjust):  # (the one of `host_actions`)
             if player is not HOST:
                 raise NotYourTurn(message("Only the host can adjust the Bank."))
             return
         if player is HOST:
             raise NotYourTurn(message("The host acts for a player: say which player."))
-        if seat_of(state, player) is None:
-            raise NotYourTurn(message("You are not playing at this table."))
+        self._seat(state, player)
 
     @staticmethod
-    def _require_turn(state: State, player: int, steps: tuple[str, ...],
+    def _seat(state: BigMoneyState, player: int | None) -> Seat:
+        """The seat of a player at the table (`check_actor` refuses anyone else)."""
+        seat = seat_of(state, player)
+        if seat is None:
+            raise NotYourTurn(message("You are not playing at this table."))
+        return seat
+
+    @staticmethod
+    def _require_turn(state: BigMoneyState, player: int, steps: tuple[Step, ...],
                       doing: str) -> None:
         """Refuse a roller's move out of turn, or at another step than `steps`."""
         step = state["step"]
@@ -159,15 +177,15 @@ class BigMoney(Game):
                                         doing=DOING[doing], next=NEXT_MOVE[step]))
 
     # setup
-    def _startup(self, state: State, player: int, action: Startup,
+    def _startup(self, state: BigMoneyState, player: int, action: Startup,
                  rng: random.Random) -> list[Note]:
         if state["step"] != "setup":
             raise IllegalAction(message("Start-Up Assets are chosen before the first turn."))
-        seat = seat_of(state, player)
+        seat = self._seat(state, player)
         industry = INDUSTRY_NAMES[action.industry]
         startup = startup_of(seat)
         if startup:
-            startup.update(industry=action.industry, name=startup_name(action.industry))
+            startup.update({"industry": action.industry, "name": startup_name(action.industry)})
             text = message("%(player)s switches their Start-Up to %(industry)s.",
                            player=Player(player), industry=industry)
         else:
@@ -178,7 +196,7 @@ class BigMoney(Game):
         return [Note(text), *self._start_if_ready(state)]
 
     @staticmethod
-    def _start_if_ready(state: State) -> list[Note]:
+    def _start_if_ready(state: BigMoneyState) -> list[Note]:
         everyone_started = all(startup_of(seat) for seat in state["seats"])
         if empty_slots(state) or not everyone_started:
             return []
@@ -188,7 +206,7 @@ class BigMoney(Game):
                              "rolls first.", player=Player(first)))]
 
     # the market
-    def _reveal(self, state: State, player: int, action: Reveal,
+    def _reveal(self, state: BigMoneyState, player: int, action: Reveal,
                 rng: random.Random) -> list[Note]:
         space = action.slot + 1
         if state["market"][action.slot] is not None:
@@ -206,6 +224,7 @@ class BigMoney(Game):
             raise IllegalAction(message("The Asset deck is the reshuffled discard pile: pick "
                                         "the card you revealed from it."))
         else:
+            assert action.asset is not None, "a Reveal gives the asset or the asset_id"
             asset = place_new_card(state, action.slot, action.asset)
         notes = [Note(message("%(player)s reveals %(asset)s into Market space %(space)s.",
                               player=Player(player), asset=describe(asset), space=space))]
@@ -215,7 +234,7 @@ class BigMoney(Game):
             notes.append(self._next_turn(state))
         return notes
 
-    def _buy(self, state: State, player: int, action: Buy,
+    def _buy(self, state: BigMoneyState, player: int, action: Buy,
              rng: random.Random) -> list[Note]:
         self._require_turn(state, player, ("buy",), "buy")
         asset = state["market"][action.slot]
@@ -242,7 +261,7 @@ class BigMoney(Game):
         return notes
 
     # the turn
-    def _industry(self, state: State, player: int, action: RollIndustry,
+    def _industry(self, state: BigMoneyState, player: int, action: RollIndustry,
                   rng: random.Random) -> list[Note]:
         self._require_turn(state, player, ("industry",), "industry")
         state["industry"] = action.face
@@ -258,7 +277,7 @@ class BigMoney(Game):
             state["step"] = "number_dice"
         return notes
 
-    def _number_dice(self, state: State, player: int, action: NumberDice,
+    def _number_dice(self, state: BigMoneyState, player: int, action: NumberDice,
                      rng: random.Random) -> list[Note]:
         self._require_turn(state, player, ("number_dice",), "number_dice")
         note = collect_for_number_dice(state, action.dice)
@@ -266,24 +285,25 @@ class BigMoney(Game):
             state["step"] = "buy"
         return [note]
 
-    def _end_turn(self, state: State, player: int, action: EndTurn,
+    def _end_turn(self, state: BigMoneyState, player: int, action: EndTurn,
                   rng: random.Random) -> list[Note]:
         self._require_turn(state, player, ("buy", "refill"), "end")
-        if state["step"] == "refill":
+        slot = state["refill_slot"]
+        if state["step"] == "refill" and slot is not None:
             text = message("%(player)s ends the turn; Market space %(space)s stays empty.",
-                           player=Player(player), space=state["refill_slot"] + 1)
+                           player=Player(player), space=slot + 1)
         else:
             text = message("%(player)s ends the turn without buying.", player=Player(player))
         return [Note(text), self._next_turn(state)]
 
     @staticmethod
-    def _next_turn(state: State) -> Note:
+    def _next_turn(state: BigMoneyState) -> Note:
         state["roller"] = (state["roller"] + 1) % len(state["seats"])
-        state.update(step="industry", industry=None, dice=None, refill_slot=None)
+        state.update({"step": "industry", "industry": None, "dice": None, "refill_slot": None})
         return Note(message("%(player)s rolls next.", player=Player(roller_seat(state)["player"])))
 
     # Biz News and the host
-    def _choose(self, state: State, player: int, action: Choose,
+    def _choose(self, state: BigMoneyState, player: int, action: Choose,
                 rng: random.Random) -> list[Note]:
         if state["step"] != "biz_news":
             raise IllegalAction(message("There is no Biz News question to answer."))
@@ -297,7 +317,7 @@ class BigMoney(Game):
             raise IllegalAction(message("Choose one of: %(choices)s.", choices=offered))
         return biz_news.answer(state, player, action.choice)
 
-    def _adjust(self, state: State, player: int | None, action: Adjust,
+    def _adjust(self, state: BigMoneyState, player: int | None, action: Adjust,
                 rng: random.Random) -> list[Note]:
         seat = seat_of(state, action.player)
         if seat is None:
@@ -338,74 +358,25 @@ class BigMoney(Game):
              Adjust: _adjust}
 
     # -- what a viewer sees --------------------------------------------------------
-    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
+    def view(self, state: BigMoneyState,
+             viewer: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """Everything is public except the order of the Biz News deck."""
-        deck = state["asset_deck"]
-        roller = None if state["step"] == "setup" else roller_seat(state)["player"]
-        public_state = {
-            "bank": state["bank"],
-            "step": state["step"],
-            "roller": roller,
-            "market": [public_asset(asset) for asset in state["market"]],
-            "refill_slot": state["refill_slot"],
-            "asset_deck": {
-                "unseen": deck["unseen"],
-                "reshuffled": [public_asset(asset) for asset in deck["reshuffled"]],
-            },
-            "asset_discard": [public_asset(asset) for asset in state["asset_discard"]],
-            "biz_news": self._public_biz_news(state),
-            "prompts": self._public_prompts(state),
-            "industry": state["industry"],
-            "dice": dict(state["dice"]) if state["dice"] else None,
-            "ledger": [dict(entry) for entry in state["ledger"]],
-            "seats": [self._public_seat(seat) for seat in state["seats"]],
-            "start_total": state["start_total"],
-            "last_bill": state["last_bill"],
-        }
-        return public_state, None
+        return public_view(state), None
 
-    @staticmethod
-    def _public_biz_news(state: State) -> dict:
-        """The deck and discard pile as counts, the card last drawn and whether it is
-        still being resolved."""
-        news = state["biz_news"]
-        pending = state["pending"]
-        last = None
-        if news["last"] is not None:
-            card = news["cards"][news["last"]]
-            last = {"name": card["name"], "text": card["text"]}
-        return {
-            "deck": len(news["deck"]),
-            "discard": len(news["discard"]),
-            "last": last,
-            "resolving": pending is not None,
-            "industry": pending["industry"] if pending else None,
-        }
-
-    @staticmethod
-    def _public_prompts(state: State) -> list[dict]:
-        prompts = state["pending"]["prompts"] if state["pending"] else []
-        return [{key: prompt[key] for key in PROMPT_KEYS} for prompt in prompts]
-
-    @staticmethod
-    def _public_seat(seat: dict) -> dict:
-        assets = [public_asset(asset) for asset in seat["assets"]]
-        return {"player": seat["player"], "money": seat["money"], "assets": assets}
-
-    def result(self, state: State) -> Result | None:
-        if not is_over(state):
+    def result(self, state: BigMoneyState) -> Result | None:
+        last_bill = state["last_bill"]
+        if not is_over(state) or last_bill is None:
             return None
         money = {seat["player"]: seat["money"] for seat in state["seats"]}
         places = competition_places([(player, (money[player],)) for player in money])
         standings = [Standing(player, place, money[player]) for player, place in places]
         standings.sort(key=lambda standing: (standing.place, standing.player))
-        return Result(standings, self._explain(state, standings), message("$"))
+        return Result(standings, self._explain(Player(last_bill), standings), message("$"))
 
     @staticmethod
-    def _explain(state: State, standings: list[Standing]) -> Message:
+    def _explain(last_bill: Player, standings: list[Standing]) -> Message:
         first = [standing for standing in standings if standing.place == 1]
         best = first[0].score
-        last_bill = Player(state["last_bill"])
         names = players(standing.player for standing in first)
         if len(first) == 1:
             return message("The Bank ran out when %(last)s took the last bill. %(players)s wins "
@@ -414,18 +385,19 @@ class BigMoney(Game):
         return message("The Bank ran out when %(last)s took the last bill. %(players)s share "
                        "the win with %(money)s each.", last=last_bill, players=names, money=best)
 
-    def box_data(self) -> dict:
+    def box_data(self) -> dict[str, Any]:
         return load_box()
 
-    def scores(self, state: State) -> dict[int, int]:
+    def scores(self, state: BigMoneyState) -> dict[int, int]:
         return {seat["player"]: seat["money"] for seat in state["seats"]}
 
-    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
+    def random_action(self, state: BigMoneyState, player: int | None,
+                      rng: random.Random) -> dict[str, Any] | None:
         """A legal action for `player` chosen with `rng`, as posted data, or None when
         nothing is awaited from them (the host included). Revealed cards are plausible
         ones: a price a card might print, a Stock now and then, mostly the proposed
         payout, an optional name; the reshuffled pile's cards are picked by id."""
-        if player is HOST or player not in self.waiting_for(state):
+        if player is None or player not in self.waiting_for(state):  # (None: the host)
             return None
         offered = self.actions(state, player)
         templates = {template["type"]: template for template in offered}
@@ -439,7 +411,7 @@ class BigMoney(Game):
                 moves.append("startup")
             if reveal is not None:
                 moves.append("reveal")
-            if rng.choice(moves) == "startup":
+            if rng.choice(moves) == "startup" or reveal is None:
                 return {"type": "startup", "industry": rng.choice(list(INDUSTRIES))}
             return self._random_reveal(reveal, rng.choice(reveal["slot"]), rng)
         if step == "biz_news":
@@ -456,12 +428,14 @@ class BigMoney(Game):
                 return {"type": "buy", "slot": rng.choice(templates["buy"]["slot"])}
             return {"type": "end_turn"}
         # refill: the next card is turned over, or (rarely) the space is left empty
-        if reveal is not None and rng.random() < 0.95:
-            return self._random_reveal(reveal, state["refill_slot"], rng)
+        slot = state["refill_slot"]
+        if reveal is not None and slot is not None and rng.random() < 0.95:
+            return self._random_reveal(reveal, slot, rng)
         return {"type": "end_turn"}
 
     @staticmethod
-    def _random_reveal(template: dict, slot: int, rng: random.Random) -> dict:
+    def _random_reveal(template: dict[str, Any], slot: int,
+                       rng: random.Random) -> dict[str, Any]:
         if "asset_id" in template:
             known = rng.choice(template["asset_id"])
             return {"type": "reveal", "slot": slot, "asset_id": known}
@@ -469,12 +443,12 @@ class BigMoney(Game):
         price = rng.choice(BOT_PRICES)
         industry = rng.choice(template["asset"]["industry"])
         name = rng.choice(BOT_NAMES)
-        asset = {"industry": industry, "price": price, "stock": stock, "name": name}
+        asset: dict[str, Any] = {"industry": industry, "price": price, "stock": stock, "name": name}
         if rng.random() < 0.15:
             asset["payout"] = proposed_payout(price, stock) + rng.choice((-5, 5, 10))
         return {"type": "reveal", "slot": slot, "asset": asset}
 
-    def secrets(self, state: State) -> dict[int, list]:
+    def secrets(self, state: BigMoneyState) -> dict[int, list[Any]]:
         """Money and assets are public in Big Money. The only hidden thing is the order
         of the Biz News deck, which is no player's secret and never leaves the state."""
         return {}

@@ -4,17 +4,16 @@ Every default comes from box.json; every number and list is bounded.
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Final, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
 from ..engine import PlayerId, StrictModel
-from ..messages import message
+from ..messages import Message, message
 from .box import option_defaults
+from .state import BonusTier, Category, Face, Industry, Who
 
-INDUSTRIES = ("sports", "food", "travel", "entertainment", "technology")
-Industry = Literal["sports", "food", "travel", "entertainment", "technology"]
-BIZ_NEWS_FACE = "biz-news"
+BIZ_NEWS_FACE: Final = "biz-news"
 MARKET_SLOTS = 4
 BILLS = ("1", "5", "10")
 BONUS_TIERS = ("2", "3", "4", "5+")  # "5+": five or more assets of the industry
@@ -23,7 +22,7 @@ MAX_DECK = 100
 DEFAULTS = option_defaults()
 # The names the board prints for the number-dice categories (box.json's, as messages: they
 # are the game's words, not typed by anyone, so each screen reads them in its language).
-CATEGORY_NAMES = {
+CATEGORY_NAMES: dict[Category, Message] = {
     "pair": message("1 Pair"), "two_pair": message("2 Pairs"),
     "three_of_a_kind": message("3 of a Kind"), "little_straight": message("Little Straight"),
     "full_house": message("Full House"), "four_of_a_kind": message("4 of a Kind"),
@@ -32,7 +31,6 @@ CATEGORY_NAMES = {
 
 Payout = Annotated[int, Field(ge=0, le=1000)]
 BillCount = Annotated[int, Field(ge=0, le=500)]
-Who = Literal["everyone", "roller"]
 
 
 # -- Biz News effects: the small vocabulary the app can apply ------------------------
@@ -40,7 +38,7 @@ class PayPerAsset(StrictModel):
     kind: Literal["pay_per_asset"]
     amount: Payout = Field(title="Per Asset", description="Money per Asset owned.")
     payer: Literal["player", "bank"] = Field(
-        "player", title="Who pays", description="player: each player pays the Bank; "
+        default="player", title="Who pays", description="player: each player pays the Bank; "
         "bank: the Bank pays each player (roller first, then clockwise).")
     who: Who = Field("everyone", title="Players", description="Every player, or the roller only.")
 
@@ -49,7 +47,7 @@ class PayPerIndustry(StrictModel):
     kind: Literal["pay_per_industry"]
     amount: Payout = Field(title="Per industry",
                            description="Money per industry the player owns an Asset of.")
-    cap: Payout | None = Field(None, title="The most a player pays",
+    cap: Payout | None = Field(default=None, title="The most a player pays",
                                description="Empty: no limit.")
     who: Who = Field("everyone", title="Players", description="Every player, or the roller only.")
 
@@ -88,20 +86,19 @@ class Manual(StrictModel):
 
 Effect = Annotated[Union[PayPerAsset, PayPerIndustry, FineLargestIndustry, RollThenPay,
                          RollThenDiscard, Liquidation, Manual], Field(discriminator="kind")]
-ROLLED_EFFECTS = frozenset({"roll_then_pay", "roll_then_discard", "liquidation"})
 
 
 class BizNewsCard(StrictModel):
     name: str = Field(min_length=1, max_length=40, title="Name")
-    text: str = Field("", max_length=400, title="Text", description="What the card says.")
-    count: int = Field(1, ge=0, le=20, title="Copies", description="Copies in the deck.")
+    text: str = Field(default="", max_length=400, title="Text", description="What the card says.")
+    count: int = Field(default=1, ge=0, le=20, title="Copies", description="Copies in the deck.")
     effect: Effect = Field(title="Effect", description="What the app does when it is drawn; "
                            "manual: the host applies it with a Bank adjustment.")
 
 
 # -- options -------------------------------------------------------------------------
-def _payout_field(key: str, example: str) -> Payout:
-    return Field(DEFAULTS["number_payouts"][key], ge=0, le=1000,
+def _payout_field(key: Category, example: str) -> Any:
+    return Field(default=DEFAULTS["number_payouts"][key], ge=0, le=1000,
                  title=CATEGORY_NAMES[key], description=f"e.g. {example}")
 
 
@@ -123,7 +120,7 @@ class Options(StrictModel):
     number_payouts: NumberPayouts = Field(
         default_factory=NumberPayouts, title="Number dice payouts",
         description="The board's table; the roller collects the single highest that applies.")
-    industry_bonus: dict[Literal["2", "3", "4", "5+"], Payout] = Field(
+    industry_bonus: dict[BonusTier, Payout] = Field(
         default_factory=lambda: dict(DEFAULTS["industry_bonus"]), title="Industry bonus",
         description="Paid on top when a player owns 2, 3, 4, or 5 or more Assets of the "
                     "rolled industry.")
@@ -133,16 +130,17 @@ class Options(StrictModel):
         # (A literal, so that the catalogs find it: MAX_DECK is 100.)
         description="The deck: each card's name, text, copies and effect (100 cards at "
                     "most).")
-    startup_payout: Payout = Field(DEFAULTS["startup_payout"], title="Start-Up Asset payout",
+    startup_payout: Payout = Field(default=DEFAULTS["startup_payout"],
+                                   title="Start-Up Asset payout",
                                    description="What every Start-Up Asset pays.")
-    asset_cards: int = Field(DEFAULTS["asset_cards"], ge=MARKET_SLOTS, le=200,
+    asset_cards: int = Field(default=DEFAULTS["asset_cards"], ge=MARKET_SLOTS, le=200,
                              title="Asset cards (gold backs)",
                              description="How many are in the box: the app counts them to "
                                          "know when the Asset deck is empty.")
 
     @field_validator("bills")
     @classmethod
-    def _every_bill(cls, bills: dict) -> dict:
+    def _every_bill(cls, bills: dict[str, int]) -> dict[str, int]:
         if set(bills) != set(BILLS):
             raise ValueError("give the count of $1z, $5z and $10z bills")
         if not sum(int(bill) * count for bill, count in bills.items()):
@@ -151,7 +149,7 @@ class Options(StrictModel):
 
     @field_validator("industry_bonus")
     @classmethod
-    def _every_tier(cls, bonus: dict) -> dict:
+    def _every_tier(cls, bonus: dict[str, int]) -> dict[str, int]:
         if set(bonus) != set(BONUS_TIERS):
             raise ValueError("give the bonus for 2, 3, 4 and 5+ Assets")
         return bonus
@@ -181,9 +179,10 @@ class AssetCard(StrictModel):
     industry: Industry = Field(json_schema_extra={"asks": "Tap the industry of the card."})
     price: int = Field(ge=1, le=500, json_schema_extra={
         "asks": "Type the price printed on the card, from 1 to 500."})
-    payout: Payout | None = Field(None, description="Empty: the price, doubled for a stock.")
+    payout: Payout | None = Field(default=None,
+                                  description="Empty: the price, doubled for a stock.")
     stock: bool = False
-    name: str = Field("", max_length=40)
+    name: str = Field(default="", max_length=40)
 
 
 class Reveal(StrictModel):
@@ -203,7 +202,7 @@ class Reveal(StrictModel):
 
 class RollIndustry(StrictModel):
     type: Literal["industry"]
-    face: Literal["sports", "food", "travel", "entertainment", "technology", "biz-news"]
+    face: Face
 
 
 class NumberDice(StrictModel):
@@ -232,7 +231,7 @@ class Adjust(StrictModel):
     optionally discarding one of their assets."""
     type: Literal["adjust"]
     player: PlayerId
-    amount: int = Field(0, ge=-100_000, le=100_000, json_schema_extra={
+    amount: int = Field(default=0, ge=-100_000, le=100_000, json_schema_extra={
         "asks": "Type the amount as a whole number (negative: the player pays the Bank)."})
     note: str = Field(min_length=1, max_length=200, json_schema_extra={
         "asks": "Say why in the note (at most 200 characters)."})

@@ -2,23 +2,26 @@
 number dice pay the roller the single best category their roll fits."""
 from __future__ import annotations
 
-from ..engine import Note, State
+from ..engine import Note
 from ..messages import Message, Player, message, plural
 from .assets import INDUSTRY_NAMES, assets_of, discard_all
 from .bank import collect, collected_text, is_over, roller_seat, seats_from_roller
 from .dice import best_category
 from .models import CATEGORY_NAMES
+from .state import Asset, BigMoneyState, BonusTier, Industry, Seat
+
+TIERS: dict[int, BonusTier] = {2: "2", 3: "3", 4: "4"}
 
 
-def industry_bonus(state: State, count: int) -> int:
+def industry_bonus(state: BigMoneyState, count: int) -> int:
     """What owning `count` Assets of the rolled industry adds (nothing below two)."""
     if count < 2:
         return 0
-    tier = "5+" if count >= 5 else str(count)
+    tier: BonusTier = "5+" if count >= 5 else TIERS[count]
     return state["rules"]["industry_bonus"][tier]
 
 
-def collect_for_industry(state: State, industry: str) -> list[Note]:
+def collect_for_industry(state: BigMoneyState, industry: Industry) -> list[Note]:
     """Every owner collects, the roller first, then clockwise; stocks that paid are
     discarded. Once the Bank is empty, later collections are ignored."""
     notes = []
@@ -37,7 +40,7 @@ def collect_for_industry(state: State, industry: str) -> list[Note]:
     return notes
 
 
-def _collect_for_assets(state: State, seat: dict, industry: str, owned: list[dict],
+def _collect_for_assets(state: BigMoneyState, seat: Seat, industry: Industry, owned: list[Asset],
                         owed: int) -> Note:
     name = INDUSTRY_NAMES[industry]
     paid = collect(state, seat, owed, message("%(industry)s Assets", industry=name))
@@ -62,14 +65,14 @@ def plus(amounts: list[int]) -> int | Message:
     return message("%(amount)s + %(more)s", amount=amounts[0], more=plus(amounts[1:]))
 
 
-def collect_for_number_dice(state: State, dice: list[int]) -> Note:
+def collect_for_number_dice(state: BigMoneyState, dice: list[int]) -> Note:
     """Record the roll and what it earns; the roller collects it."""
     roller = roller_seat(state)
     category, payout = best_category(dice, state["rules"]["number_payouts"])
     state["dice"] = {
         "dice": list(dice),
         "category": category,
-        "name": CATEGORY_NAMES.get(category),
+        "name": None if category is None else CATEGORY_NAMES[category],
         "payout": payout,
     }
     # The dice as rolled ("3 3 5 6 1"): digits that read the same in every language.
