@@ -67,7 +67,7 @@ class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
             for _ in range(card.count)
         ]
         rng.shuffle(news_deck)
-        # (The effects as their models dump them, the one place plain data comes from one.)
+        # An effect's model dumps the fields of its kind: the state.py TypedDict of that kind.
         news_cards: list[NewsCard] = [
             {"name": card.name, "text": card.text,
              "effect": cast(Effect, card.effect.model_dump())}
