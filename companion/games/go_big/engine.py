@@ -6,16 +6,19 @@ app only counts them, so a play is a (value, count) the player reports.
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, State,
+from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel,
                       competition_places)
-from ..messages import Message, Player, listed, message, players, plural
-from .models import VALUES, Draw, Options, Play
+from ..messages import Listed, Message, Player, listed, message, players, plural
+from .models import SOURCES, VALUES, Draw, Play, Source
+from .models import Options as GoBigOptions
+from .state import Display, GoBigState, Seat
 
 HAND_SIZE = 6
 MARKET_SIZE = 2
-EMPTY_SOURCE = {"deck": message("The deck is empty."),
-                "market": message("The market is empty.")}
+EMPTY_SOURCE: dict[Source, Message] = {"deck": message("The deck is empty."),
+                                       "market": message("The market is empty.")}
 
 
 def set_name(value: int, count: int, several: bool = False) -> Message:
@@ -30,12 +33,12 @@ def set_name(value: int, count: int, several: bool = False) -> Message:
             else message("trio of %(value)ss", value=value))
 
 
-def owners(seats: list[dict]) -> Message:
+def owners(seats: list[Seat]) -> Listed:
     """"Ann's and Bob's": the owners of the displays a set beats."""
     return listed(message("%(player)s's", player=Player(s["player"])) for s in seats)
 
 
-def drew(player: int, taken: int, source: str) -> Message:
+def drew(player: int, taken: int, source: Source) -> Message:
     if source == "deck":
         return plural("%(player)s drew %(count)s card from the deck.",
                       "%(player)s drew %(count)s cards from the deck.", "count",
@@ -45,15 +48,18 @@ def drew(player: int, taken: int, source: str) -> Message:
                   player=Player(player), count=taken)
 
 
-class GoBig(Game):
+class GoBig(Game[GoBigState]):
     id = "go-big"
     title = "Go Big"
     min_players = 2
     max_players = 6
     secrets_called = "bank total"
-    Options = Options
+    Options = GoBigOptions
 
-    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
+    def start(self, players: list[int], options: StrictModel,
+              rng: random.Random) -> GoBigState:
+        if not isinstance(options, GoBigOptions):
+            raise TypeError("Go Big starts with its own options")
         total = options.copies_per_value * len(VALUES)
         deck = total - HAND_SIZE * len(players) - MARKET_SIZE
         if deck < 0:
@@ -75,23 +81,28 @@ class GoBig(Game):
 
     # -- reading the state -------------------------------------------------------
     @staticmethod
-    def _seat(state: State, player: int) -> dict | None:
+    def _seat(state: GoBigState, player: int) -> Seat | None:
         return next((s for s in state["seats"] if s["player"] == player), None)
 
     @staticmethod
-    def bank_total(seat: dict) -> int:
+    def _seat_of(state: GoBigState, player: int) -> Seat:
+        """The seat of a player the caller knows is at the table."""
+        return next(s for s in state["seats"] if s["player"] == player)
+
+    @staticmethod
+    def bank_total(seat: Seat) -> int:
         return sum(int(v) * n for v, n in seat["bank"].items())
 
     @staticmethod
-    def bank_cards(seat: dict) -> int:
+    def bank_cards(seat: Seat) -> int:
         return sum(seat["bank"].values())
 
-    def waiting_for(self, state: State) -> list[int]:
+    def waiting_for(self, state: GoBigState) -> list[int]:
         if state["finished"]:
             return []
         return [state["seats"][state["current"]]["player"]]
 
-    def playable(self, state: State, player: int) -> list[tuple[int, int]]:
+    def playable(self, state: GoBigState, player: int) -> list[tuple[int, int]]:
         """Every (value, count) the player could report now."""
         seat = self._seat(state, player)
         if seat is None or self.waiting_for(state) != [player] or state["step"] != "play":
@@ -100,7 +111,7 @@ class GoBig(Game):
         return [(v, c) for v in VALUES for c in range(1, most + 1)
                 if c <= state["copies"] - state["seen"][str(v)]]
 
-    def actions(self, state: State, player: int | None) -> list[dict]:
+    def actions(self, state: GoBigState, player: int | None) -> list[dict[str, Any]]:
         if player is None or self.waiting_for(state) != [player]:
             return []
         if state["step"] == "play":
@@ -108,37 +119,42 @@ class GoBig(Game):
             return [{"type": "play", "value": sorted({v for v, _ in options}),
                      "count": sorted({c for _, c in options}),
                      "sets": [{"value": v, "count": c} for v, c in options]}]
-        sources = [s for s in ("deck", "market") if state[s] > 0]
+        sources = [s for s in SOURCES if state[s] > 0]
         return [{"type": "draw", "source": sources}]
 
     # -- changing it -------------------------------------------------------------
-    def check_actor(self, state: State, player: int | None, action) -> None:
+    def check_actor(self, state: GoBigState, player: int | None, action: StrictModel) -> None:
         if player is None or self.waiting_for(state) != [player]:
             raise NotYourTurn(message("It is not your turn."))
 
-    def beaten_by(self, state: State, player: int, value: int, count: int) -> list[dict]:
-        """The other seats whose displays a set of `count` x `value` would beat."""
-        higher = [s for s in state["seats"] if s["player"] != player and s["display"]
-                  and s["display"]["count"] == count and s["display"]["value"] > value]
+    def beaten_by(self, state: GoBigState, player: int | None, value: int,
+                  count: int) -> list[tuple[Seat, Display]]:
+        """The other seats whose displays a set of `count` x `value` would beat, each with
+        its display."""
+        shown = [(s, s["display"]) for s in state["seats"] if s["player"] != player]
+        higher = [(s, d) for s, d in shown
+                  if d is not None and d["count"] == count and d["value"] > value]
         if not higher:
             return []
-        lowest = min(s["display"]["value"] for s in higher)
-        return [s for s in higher if s["display"]["value"] == lowest]
+        lowest = min(d["value"] for _, d in higher)
+        return [(s, d) for s, d in higher if d["value"] == lowest]
 
-    def preview(self, state: State, player: int | None, action) -> Message | None:
+    def preview(self, state: GoBigState, player: int | None,
+                action: StrictModel) -> Message | None:
         if not isinstance(action, Play):
             return None
         beaten = self.beaten_by(state, player, action.value, action.count)
         if not beaten:
             return message("beats nothing.")
-        value = beaten[0]["display"]["value"]
-        return message("beats %(owners)s %(set)s.", owners=owners(beaten),
+        value = beaten[0][1]["value"]
+        return message("beats %(owners)s %(set)s.", owners=owners([s for s, _ in beaten]),
                        set=set_name(value, action.count, len(beaten) > 1))
 
-    def _play(self, state: State, player: int, action: Play, rng: random.Random) -> list[Note]:
+    def _play(self, state: GoBigState, player: int, action: Play,
+              rng: random.Random) -> list[Note]:
         if state["step"] != "play":
             raise IllegalAction(message("You have played already: now draw."))
-        seat = self._seat(state, player)
+        seat = self._seat_of(state, player)
         if action.count > seat["hand"]:
             raise IllegalAction(plural("You hold only %(count)s card.",
                                        "You hold only %(count)s cards.", "count",
@@ -150,18 +166,19 @@ class GoBig(Game):
                                        "%(value)s can still be in a hand.", "count",
                                        count=left, value=action.value))
         beaten = self.beaten_by(state, player, action.value, action.count)
-        beaten_value = beaten[0]["display"]["value"] if beaten else None
         seat["hand"] -= action.count
         seat["display"] = {"value": action.value, "count": action.count}
         state["seen"][str(action.value)] += action.count
-        for other in beaten:
-            state["beaten"] += other["display"]["count"]
+        for other, display in beaten:
+            state["beaten"] += display["count"]
             other["display"] = None
         played = set_name(action.value, action.count)
         if beaten:
             text = message("%(player)s played a %(set)s, beating %(owners)s %(beaten)s.",
-                           player=Player(player), set=played, owners=owners(beaten),
-                           beaten=set_name(beaten_value, action.count, len(beaten) > 1))
+                           player=Player(player), set=played,
+                           owners=owners([s for s, _ in beaten]),
+                           beaten=set_name(beaten[0][1]["value"], action.count,
+                                           len(beaten) > 1))
         else:
             text = message("%(player)s played a %(set)s.", player=Player(player), set=played)
         notes = [Note(text)]
@@ -173,12 +190,13 @@ class GoBig(Game):
             state["step"] = "draw"
         return notes
 
-    def _draw(self, state: State, player: int, action: Draw, rng: random.Random) -> list[Note]:
+    def _draw(self, state: GoBigState, player: int, action: Draw,
+              rng: random.Random) -> list[Note]:
         if state["step"] != "draw":
             raise IllegalAction(message("Play a set before you draw."))
         if state[action.source] == 0:
             raise IllegalAction(EMPTY_SOURCE[action.source])
-        seat = self._seat(state, player)
+        seat = self._seat_of(state, player)
         taken = min(MARKET_SIZE, state[action.source])
         state[action.source] -= taken
         seat["hand"] += taken
@@ -190,25 +208,24 @@ class GoBig(Game):
 
     moves = {Play: _play, Draw: _draw}
 
-    def _next_turn(self, state: State) -> None:
+    def _next_turn(self, state: GoBigState) -> None:
         state["current"] = (state["current"] + 1) % len(state["seats"])
         state["step"] = "play"
-        seat = state["seats"][state["current"]]
-        if seat["display"]:
-            self._bank(seat)
+        self._bank(state["seats"][state["current"]])
 
     @staticmethod
-    def _bank(seat: dict) -> None:
+    def _bank(seat: Seat) -> None:
+        """The seat's display, if any, goes into its bank."""
         display = seat["display"]
-        seat["bank"][str(display["value"])] += display["count"]
-        seat["display"] = None
+        if display is not None:
+            seat["bank"][str(display["value"])] += display["count"]
+            seat["display"] = None
 
-    def _finish(self, state: State) -> Note:
+    def _finish(self, state: GoBigState) -> Note:
         for seat in state["seats"]:
             state["hands_discarded"] += seat["hand"]
             seat["hand"] = 0
-            if seat["display"]:
-                self._bank(seat)
+            self._bank(seat)
         state["finished"] = True
         totals = listed((message("%(player)s %(total)s", player=Player(s["player"]),
                                  total=self.bank_total(s)) for s in state["seats"]), tally=True)
@@ -216,12 +233,13 @@ class GoBig(Game):
                             totals=totals), reveal=True)
 
     # -- what a viewer sees --------------------------------------------------------
-    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
+    def view(self, state: GoBigState,
+             viewer: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         show_all = state["finished"] or state["open_banks"]
         seats = []
         for s in state["seats"]:
-            public = {"player": s["player"], "hand": s["hand"], "display": s["display"],
-                      "bank_cards": self.bank_cards(s)}
+            public: dict[str, Any] = {"player": s["player"], "hand": s["hand"],
+                                      "display": s["display"], "bank_cards": self.bank_cards(s)}
             if show_all:
                 public["bank_total"] = self.bank_total(s)
             seats.append(public)
@@ -229,13 +247,13 @@ class GoBig(Game):
                         "step": None if state["finished"] else state["step"],
                         "copies_per_value": state["copies"], "seats": seats}
         seat = self._seat(state, viewer) if viewer is not None else None
-        private = None
+        private: dict[str, Any] | None = None
         if seat is not None:
             private = {"bank_total": self.bank_total(seat),
                        "bank": {v: n for v, n in seat["bank"].items() if n}}
         return public_state, private
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: GoBigState) -> Result | None:
         if not state["finished"]:
             return None
         keyed = [(s["player"], (self.bank_total(s), self.bank_cards(s))) for s in state["seats"]]
@@ -273,17 +291,18 @@ class GoBig(Game):
         return message("%(winner)s wins with the highest banked total, %(score)s.",
                        winner=names, score=top_score)
 
-    def scores(self, state: State) -> dict[int, int]:
+    def scores(self, state: GoBigState) -> dict[int, int]:
         return {s["player"]: self.bank_total(s) for s in state["seats"]}
 
-    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
+    def random_action(self, state: GoBigState, player: int | None,
+                      rng: random.Random) -> dict[str, Any] | None:
         for template in self.actions(state, player):
             if template["type"] == "play":
                 return {"type": "play", **rng.choice(template["sets"])}
             return {"type": "draw", "source": rng.choice(template["source"])}
         return None
 
-    def secrets(self, state: State) -> dict[int, list]:
+    def secrets(self, state: GoBigState) -> dict[int, list[Any]]:
         if state["finished"] or state["open_banks"]:
             return {}
         return {s["player"]: [{"bank_total": self.bank_total(s)}] for s in state["seats"]}

@@ -8,12 +8,14 @@ from pydantic import Field
 from ..engine import StrictModel
 
 VALUES = range(1, 8)
+Source = Literal["deck", "market"]
+SOURCES: tuple[Source, ...] = ("deck", "market")
 
 
 class Options(StrictModel):
-    copies_per_value: int = Field(13, ge=4, le=20, title="Copies of each value",
+    copies_per_value: int = Field(default=13, ge=4, le=20, title="Copies of each value",
                                   description="13 in the box: 91 number cards, 1 to 7.")
-    open_banks: bool = Field(False, title="Open banks (house rule)",
+    open_banks: bool = Field(default=False, title="Open banks (house rule)",
                              description="Everyone sees every bank total during the game.")
 
 
@@ -25,4 +27,4 @@ class Play(StrictModel):
 
 class Draw(StrictModel):
     type: Literal["draw"]
-    source: Literal["deck", "market"]
+    source: Source

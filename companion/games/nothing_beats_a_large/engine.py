@@ -32,31 +32,37 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
-from ..engine import Game, IllegalAction, Note, NotYourTurn, Result, Standing, State
-from ..messages import Message, Player, message, players, text_json
-from .models import COLORS, SIZES, Cast, Challenge, Options, RecordCast, Steal
-from .pieces import (cast_outcome, color_name, deal_trios, piece_label, remove_one,
-                     sorted_pieces)
+from ..engine import Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel
+from ..messages import Message, Param, Player, message, players, text_json
+from .goals import check_player_goals, win_sentence
+from .models import COLORS, SIZES, Cast, Challenge, Color, RecordCast, Steal
+from .models import Options as NothingBeatsALargeOptions
+from .pieces import cast_outcome, deal_trios, piece_label, sorted_pieces
+from .state import NothingBeatsALargeState, OpenCast, PendingSteal, Seat
 
 
-class NothingBeatsALarge(Game):
+class NothingBeatsALarge(Game[NothingBeatsALargeState]):
     id = "nothing-beats-a-large"
     title = "Nothing Beats a Large"
     min_players = 2
     max_players = 5
-    Options = Options
+    Options = NothingBeatsALargeOptions
     secret_actions = frozenset({"cast"})
     shared_actions = frozenset({"record_cast"})
     secrets_called = "goal cards"
     first_player_role = "challenges first"
 
-    def default_options(self, player_count: int | None = None) -> Options:
+    def default_options(self, player_count: int | None = None) -> NothingBeatsALargeOptions:
         if player_count is None:
-            return Options()
-        return Options(colors=list(COLORS[:max(3, player_count)]))
+            return NothingBeatsALargeOptions()
+        return NothingBeatsALargeOptions(colors=list(COLORS[:max(3, player_count)]))
 
-    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
+    def start(self, players: list[int], options: StrictModel,
+              rng: random.Random) -> NothingBeatsALargeState:
+        if not isinstance(options, NothingBeatsALargeOptions):
+            raise TypeError("Nothing Beats a Large starts with its own options")
         count = len(players)
         needed = max(3, count)
         if len(options.colors) != needed:
@@ -72,16 +78,16 @@ class NothingBeatsALarge(Game):
             gets_large = rng.randrange(2)
             hands[gets_large] = hands[gets_large] + extra_large
             hands[1 - gets_large] = hands[1 - gets_large] + extra_medium_and_small
-        goal_cards = [color for color in colors for _ in range(2)]
+        goal_cards: list[Color] = [color for color in colors for _ in range(2)]
         rng.shuffle(goal_cards)
         return {
             "colors": colors,
             "casting": options.casting,
             "step": "challenge",
             "challenger": players[0],
-            "cast": None,        # {"between", "round", "picks": {ID: piece}, "revealed"}
-            "last_cast": None,   # the latest revealed cast, with its explanation
-            "steals": [],        # queue of {"thief", "victim", "reason": "won" | "zero"}
+            "cast": None,
+            "last_cast": None,
+            "steals": [],
             "winner": None,
             "seats": [{"player": player, "pieces": sorted_pieces(hand),
                        "goals": goal_cards[2 * index:2 * index + 2],
@@ -91,20 +97,33 @@ class NothingBeatsALarge(Game):
 
     # -- reading the state -------------------------------------------------------
     @staticmethod
-    def _seat(state: State, player: int | None) -> dict | None:
+    def _seat(state: NothingBeatsALargeState, player: int | None) -> Seat | None:
         return next((s for s in state["seats"] if s["player"] == player), None)
 
-    def _pieces(self, state: State, player: int) -> list[str]:
-        return self._seat(state, player)["pieces"]
+    @staticmethod
+    def _seat_of(state: NothingBeatsALargeState, player: int) -> Seat:
+        """The seat of a player the caller knows is at the table."""
+        return next(s for s in state["seats"] if s["player"] == player)
+
+    def _pieces(self, state: NothingBeatsALargeState, player: int) -> list[str]:
+        return self._seat_of(state, player)["pieces"]
 
     @staticmethod
-    def _clockwise(state: State, start: int) -> list[int]:
+    def _casting(state: NothingBeatsALargeState) -> OpenCast:
+        """The cast under way (the step is "cast", or its steals are being taken)."""
+        cast = state["cast"]
+        if cast is None:
+            raise IllegalAction(message("No one is casting now."))
+        return cast
+
+    @staticmethod
+    def _clockwise(state: NothingBeatsALargeState, start: int) -> list[int]:
         """Every player in seat order, beginning with `start`."""
         players = [s["player"] for s in state["seats"]]
         index = players.index(start)
         return players[index:] + players[:index]
 
-    def opponents(self, state: State) -> list[int]:
+    def opponents(self, state: NothingBeatsALargeState) -> list[int]:
         """Whom the challenger may challenge now: not those who just cast, except that
         with two players the other player is always the opponent."""
         challenger = state["challenger"]
@@ -113,12 +132,12 @@ class NothingBeatsALarge(Game):
             return others
         return [p for p in others if p not in state["last_cast"]["between"]]
 
-    def waiting_for(self, state: State) -> list[int]:
+    def waiting_for(self, state: NothingBeatsALargeState) -> list[int]:
         step = state["step"]
         if step == "challenge":
             return [state["challenger"]]
         if step == "cast":
-            cast = state["cast"]
+            cast = self._casting(state)
             if state["casting"] == "by-hand":
                 return list(cast["between"])
             return [p for p in cast["between"] if str(p) not in cast["picks"]]
@@ -126,7 +145,7 @@ class NothingBeatsALarge(Game):
             return [state["steals"][0]["thief"]]
         return []
 
-    def actions(self, state: State, player: int | None) -> list[dict]:
+    def actions(self, state: NothingBeatsALargeState, player: int | None) -> list[dict[str, Any]]:
         if player is None or player not in self.waiting_for(state):
             return []
         step = state["step"]
@@ -137,17 +156,18 @@ class NothingBeatsALarge(Game):
             return [{"type": "steal", "piece": list(self._pieces(state, victim)),
                      "from": victim}]
         if state["casting"] == "phones":
-            return [{"type": "cast", "piece": self._pieces(state, player) + [None]}]
+            return [{"type": "cast", "piece": [*self._pieces(state, player), None]}]
         return [{"type": "record_cast",
-                 "pieces": {str(p): self._pieces(state, p) + [None]
-                            for p in state["cast"]["between"]}}]
+                 "pieces": {str(p): [*self._pieces(state, p), None]
+                            for p in self._casting(state)["between"]}}]
 
     # -- changing it -------------------------------------------------------------
-    def check_actor(self, state: State, player: int | None, action) -> None:
+    def check_actor(self, state: NothingBeatsALargeState, player: int | None,
+                    action: StrictModel) -> None:
         if state["step"] == "over":
             raise IllegalAction(message("The game is over."))
 
-    def _challenge(self, state: State, player: int | None, action: Challenge,
+    def _challenge(self, state: NothingBeatsALargeState, player: int | None, action: Challenge,
                    rng: random.Random) -> list[Note]:
         if state["step"] != "challenge":
             raise IllegalAction(message("No challenge can be made now."))
@@ -166,13 +186,13 @@ class NothingBeatsALarge(Game):
         return [Note(message("%(player)s challenged %(opponent)s.", player=Player(player),
                              opponent=Player(opponent)))]
 
-    def _cast(self, state: State, player: int | None, action: Cast,
+    def _cast(self, state: NothingBeatsALargeState, player: int | None, action: Cast,
               rng: random.Random) -> list[Note]:
         if state["step"] != "cast":
             raise IllegalAction(message("No one is casting now."))
         if state["casting"] != "phones":
             raise IllegalAction(message("This table casts by hand: record both revealed pieces."))
-        cast = state["cast"]
+        cast = self._casting(state)
         if player not in cast["between"]:
             raise NotYourTurn(message("Only the two players in the challenge cast now."))
         if str(player) in cast["picks"]:
@@ -191,14 +211,14 @@ class NothingBeatsALarge(Game):
             notes += self._resolve_cast(state, reveal=True)
         return notes
 
-    def _record_cast(self, state: State, player: int | None, action: RecordCast,
+    def _record_cast(self, state: NothingBeatsALargeState, player: int | None, action: RecordCast,
                      rng: random.Random) -> list[Note]:
         if state["step"] != "cast":
             raise IllegalAction(message("No one is casting now."))
         if state["casting"] != "by-hand":
             raise IllegalAction(message("This table casts on the phones: each caster locks "
                                         "in a piece on their own phone."))
-        cast = state["cast"]
+        cast = self._casting(state)
         if player not in cast["between"]:
             raise NotYourTurn(
                 message("Only the two players in the challenge can record their cast."))
@@ -213,20 +233,21 @@ class NothingBeatsALarge(Game):
         cast["picks"] = {str(p): action.pieces[p] for p in cast["between"]}
         return self._resolve_cast(state, reveal=False)
 
-    def _resolve_cast(self, state: State, reveal: bool) -> list[Note]:
-        cast = state["cast"]
+    def _resolve_cast(self, state: NothingBeatsALargeState, reveal: bool) -> list[Note]:
+        cast = self._casting(state)
         first, second = cast["between"]
         picks = {p: cast["picks"][str(p)] for p in (first, second)}
         counts = {p: len(self._pieces(state, p)) for p in (first, second)}
         winner, why = cast_outcome(picks, counts)
         cast["revealed"] = True
-        loser = None if winner is None else (second if winner == first else first)
+        loser = second if winner == first else first
         state["last_cast"] = {"between": [first, second],
                               "pieces": {str(p): picks[p] for p in (first, second)},
-                              "winner": winner, "loser": loser, "explanation": text_json(why)}
-        cast_by = {"first": Player(first), "first_piece": piece_label(picks[first]),
-                   "second": Player(second), "second_piece": piece_label(picks[second]),
-                   "why": why}
+                              "winner": winner, "loser": None if winner is None else loser,
+                              "explanation": text_json(why)}
+        cast_by: dict[str, Param] = {
+            "first": Player(first), "first_piece": piece_label(picks[first]),
+            "second": Player(second), "second_piece": piece_label(picks[second]), "why": why}
         if winner is None:
             state["cast"] = {"between": [first, second], "round": cast["round"] + 1,
                              "picks": {}, "revealed": False}
@@ -238,7 +259,7 @@ class NothingBeatsALarge(Game):
         state["steals"] = [{"thief": winner, "victim": loser, "reason": "won"}]
         return [Note(text, reveal=reveal)] + self._settle(state)
 
-    def _steal(self, state: State, player: int | None, action: Steal,
+    def _steal(self, state: NothingBeatsALargeState, player: int | None, action: Steal,
                rng: random.Random) -> list[Note]:
         if state["step"] != "steal":
             raise IllegalAction(message("There is no piece to steal now."))
@@ -251,13 +272,13 @@ class NothingBeatsALarge(Game):
                                         piece=piece_label(action.piece)))
         state["steals"].pop(0)
         victim_pieces.remove(action.piece)
-        seat = self._seat(state, thief)
+        seat = self._seat_of(state, thief)
         seat["pieces"] = sorted_pieces(seat["pieces"] + [action.piece])
         notes = [Note(message("%(thief)s stole %(piece)s from %(victim)s.",
                               thief=Player(thief), piece=piece_label(action.piece),
                               victim=Player(victim)))]
         notes += self._check_goals(state, thief)
-        if state["step"] == "over":
+        if state["winner"] is not None:  # the game is over
             return notes
         if not victim_pieces:
             notes.append(self._queue_zero_steals(state, victim))
@@ -265,13 +286,13 @@ class NothingBeatsALarge(Game):
 
     moves = {Challenge: _challenge, Cast: _cast, RecordCast: _record_cast, Steal: _steal}
 
-    def _queue_zero_steals(self, state: State, player: int) -> Note:
+    def _queue_zero_steals(self, state: NothingBeatsALargeState, player: int) -> Note:
         victims = [p for p in self._clockwise(state, player)[1:] if self._pieces(state, p)]
         state["steals"] += [{"thief": player, "victim": v, "reason": "zero"} for v in victims]
         return Note(message("%(player)s has no pieces left and takes one from each other "
                             "player who has any.", player=Player(player)))
 
-    def _settle(self, state: State) -> list[Note]:
+    def _settle(self, state: NothingBeatsALargeState) -> list[Note]:
         """Skip steals from players with nothing left; make sure no one stays at zero;
         when nothing is left to steal, the loser of the cast challenges next."""
         notes = []
@@ -290,81 +311,35 @@ class NothingBeatsALarge(Game):
                 break
             notes.append(self._queue_zero_steals(state, empty))
         state["step"] = "challenge"
-        state["challenger"] = state["last_cast"]["loser"]
+        last_cast = state["last_cast"]
+        if last_cast is not None and last_cast["loser"] is not None:  # a steal follows a won cast
+            state["challenger"] = last_cast["loser"]
         state["cast"] = None
         return notes
 
     # -- goals ---------------------------------------------------------------------
-    def _check_goals(self, state: State, thief: int) -> list[Note]:
+    def _check_goals(self, state: NothingBeatsALargeState, thief: int) -> list[Note]:
         notes = []
         for player in self._clockwise(state, thief):
-            notes += self._check_player_goals(state, self._seat(state, player))
+            notes += check_player_goals(state, self._seat_of(state, player))
             if state["step"] == "over":
                 break
         return notes
 
-    @staticmethod
-    def _holds_trio(seat: dict, color: str) -> bool:
-        return all(f"{color}-{size}" in seat["pieces"] for size in SIZES)
-
-    def _second_goal_colors(self, state: State, seat: dict) -> list[str]:
-        """The colours that complete the second goal: the other card's colour, or any
-        other colour when both cards show the first goal's colour."""
-        first = seat["completed"][0]
-        other_card = remove_one(seat["goals"], first)[0]
-        if other_card != first:
-            return [other_card]
-        return [c for c in state["colors"] if c != first]
-
-    def _check_player_goals(self, state: State, seat: dict) -> list[Note]:
-        notes = []
-        player = seat["player"]
-        if not seat["completed"]:
-            first = next((c for c in seat["goals"] if self._holds_trio(seat, c)), None)
-            if first is None:
-                return notes
-            seat["completed"].append(first)
-            seat["revealed_goals"].append(first)
-            notes.append(Note(message("%(player)s holds all three %(color)s pieces and reveals "
-                                      "a %(color)s goal card: a first goal completed.",
-                                      player=Player(player), color=color_name(first)),
-                              reveal=True))
-        second = next((c for c in self._second_goal_colors(state, seat)
-                       if self._holds_trio(seat, c)), None)
-        if second is not None:
-            seat["completed"].append(second)
-            seat["revealed_goals"] = list(seat["goals"])
-            state["winner"] = player
-            state["step"] = "over"
-            state["steals"] = []
-            notes.append(Note(self._win_sentence(seat), reveal=True))
-        return notes
-
-    @staticmethod
-    def _win_sentence(seat: dict) -> Message:
-        first, second = seat["completed"]
-        colors = {"player": Player(seat["player"]), "first": color_name(first),
-                  "second": color_name(second)}
-        if seat["goals"][0] == seat["goals"][1]:
-            return message("%(player)s completed a second goal (%(second)s after %(first)s; "
-                           "both goal cards are %(first)s, so any other colour counts) and "
-                           "wins.", **colors)
-        return message("%(player)s completed a second goal (%(second)s after %(first)s) and "
-                       "wins.", **colors)
-
     # -- what a viewer sees --------------------------------------------------------
-    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
+    def view(self, state: NothingBeatsALargeState,
+             viewer: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         over = state["step"] == "over"
         seats = []
         for s in state["seats"]:
-            public = {"player": s["player"], "pieces": list(s["pieces"]),
-                      "piece_count": len(s["pieces"]),
-                      "revealed_goals": list(s["revealed_goals"]),
-                      "completed": list(s["completed"])}
+            public: dict[str, Any] = {"player": s["player"], "pieces": list(s["pieces"]),
+                                      "piece_count": len(s["pieces"]),
+                                      "revealed_goals": list(s["revealed_goals"]),
+                                      "completed": list(s["completed"])}
             if over:
                 public["goals"] = list(s["goals"])
             seats.append(public)
-        public_state = {
+        public_state: dict[str, Any] = {
             "colors": list(state["colors"]),
             "casting": state["casting"],
             "step": state["step"],
@@ -382,14 +357,13 @@ class NothingBeatsALarge(Game):
         if seat is None:
             return public_state, None
         cast = state["cast"]
-        locked = (cast is not None and not cast["revealed"] and str(viewer) in cast["picks"])
+        hidden = cast["picks"] if cast is not None and not cast["revealed"] else {}
         private = {"goals": list(seat["goals"]), "completed": list(seat["completed"]),
-                   "cast": cast["picks"][str(viewer)] if locked else None,
-                   "locked": locked}
+                   "cast": hidden.get(str(viewer)), "locked": str(viewer) in hidden}
         return public_state, private
 
     @staticmethod
-    def _public_cast(state: State) -> dict | None:
+    def _public_cast(state: NothingBeatsALargeState) -> dict[str, Any] | None:
         cast = state["cast"]
         if cast is None:
             return None
@@ -398,7 +372,7 @@ class NothingBeatsALarge(Game):
                 "revealed": dict(cast["picks"]) if cast["revealed"] else None}
 
     @staticmethod
-    def _steal_text(steal: dict) -> Message:
+    def _steal_text(steal: PendingSteal) -> Message:
         thief, victim = Player(steal["thief"]), Player(steal["victim"])
         if steal["reason"] == "won":
             return message("%(thief)s takes a piece from %(victim)s (won the cast)",
@@ -406,18 +380,19 @@ class NothingBeatsALarge(Game):
         return message("%(thief)s takes a piece from %(victim)s (has no pieces left)",
                        thief=thief, victim=victim)
 
-    def _prompt(self, state: State) -> Message:
-        step = state["step"]
-        if step == "over":
-            return message("%(player)s has won.", player=Player(state["winner"]))
+    def _prompt(self, state: NothingBeatsALargeState) -> Message:
+        step, winner = state["step"], state["winner"]
+        if winner is not None:  # the game is over
+            return message("%(player)s has won.", player=Player(winner))
         if step == "steal":
             return message("%(steal)s.", steal=self._steal_text(state["steals"][0]))
         if step == "challenge":
             return message("%(player)s challenges %(opponents)s.",
                            player=Player(state["challenger"]),
                            opponents=_either(self.opponents(state)))
-        first, second = (Player(p) for p in state["cast"]["between"])
-        again = state["cast"]["round"] > 1
+        cast = self._casting(state)
+        first, second = (Player(p) for p in cast["between"])
+        again = cast["round"] > 1
         if state["casting"] == "by-hand":
             if again:
                 return message("%(first)s and %(second)s cast again by hand; either of them "
@@ -431,20 +406,21 @@ class NothingBeatsALarge(Game):
         return message("%(first)s and %(second)s cast: waiting for %(waiting)s to lock in.",
                        first=first, second=second, waiting=waiting)
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: NothingBeatsALargeState) -> Result | None:
         winner = state["winner"]
         if winner is None:
             return None
         ordered = sorted(state["seats"], key=lambda s: s["player"] != winner)
         standings = [Standing(s["player"], 1 if s["player"] == winner else 2,
                               len(s["completed"])) for s in ordered]
-        return Result(standings, self._win_sentence(self._seat(state, winner)),
+        return Result(standings, win_sentence(self._seat_of(state, winner)),
                       message("goals completed"), ranked=False)
 
-    def scores(self, state: State) -> dict[int, int]:
+    def scores(self, state: NothingBeatsALargeState) -> dict[int, int]:
         return {s["player"]: len(s["completed"]) for s in state["seats"]}
 
-    def random_action(self, state: State, player: int, rng: random.Random) -> dict | None:
+    def random_action(self, state: NothingBeatsALargeState, player: int | None,
+                      rng: random.Random) -> dict[str, Any] | None:
         """One choice from each list of the player's template, as a phone would post it:
         an opponent, a piece or Nothing to cast, a piece to steal, or both recorded pieces."""
         templates = self.actions(state, player)
@@ -460,11 +436,12 @@ class NothingBeatsALarge(Game):
                                for caster, choices in template["pieces"].items()}}
         return {"type": kind, "piece": rng.choice(template["piece"])}
 
-    def secrets(self, state: State) -> dict[int, list]:
-        found = {}
+    def secrets(self, state: NothingBeatsALargeState) -> dict[int, list[Any]]:
+        found: dict[int, list[Any]] = {}
         cast = state["cast"]
         for seat in state["seats"]:
-            player, items = seat["player"], []
+            player = seat["player"]
+            items: list[dict[str, Any]] = []
             hidden_goals = list(seat["goals"])
             for color in seat["revealed_goals"]:
                 hidden_goals.remove(color)

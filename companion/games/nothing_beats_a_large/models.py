@@ -7,13 +7,14 @@ from pydantic import Field, StringConstraints, field_validator
 
 from ..engine import PlayerId, StrictModel
 
-COLORS = ("red", "yellow", "green", "blue", "black")
+Color = Literal["red", "yellow", "green", "blue", "black"]
+Casting = Literal["phones", "by-hand"]
+COLORS: tuple[Color, ...] = ("red", "yellow", "green", "blue", "black")
 SIZES = ("L", "M", "S")
 NOTHING = "N"  # the size of an empty hand in a cast
 SIZE_NAMES = {"L": "Large", "M": "Medium", "S": "Small", NOTHING: "Nothing"}
 BEATS = {"L": {"M", "S"}, "M": {"S", NOTHING}, "S": {NOTHING}, NOTHING: {"L"}}
 
-Color = Literal["red", "yellow", "green", "blue", "black"]
 Piece = Annotated[str, StringConstraints(pattern=rf"^({'|'.join(COLORS)})-[LMS]$",
                                          max_length=8)]
 
@@ -27,8 +28,8 @@ class Options(StrictModel):
         json_schema_extra={"default_words": "one per player (at least 3), in this order",
                            "labels": {"red": "Red", "yellow": "Yellow", "green": "Green",
                                       "blue": "Blue", "black": "Black"}})
-    casting: Literal["phones", "by-hand"] = Field(
-        "phones", title="How to cast",
+    casting: Casting = Field(
+        default="phones", title="How to cast",
         description="On the phones: each caster picks a piece (or nothing) in secret and "
                     "both are revealed together. By hand: the casters reveal real pieces "
                     "and one of them records both.",

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TypeVar
 
 from ..messages import Message, Player, message, plural
 from .models import BEATS, COLORS, NOTHING, SIZES
+
+Item = TypeVar("Item")
 
 COLOR_NAMES = {"red": message("red"), "yellow": message("yellow"),
                "green": message("green"), "blue": message("blue"),
@@ -37,7 +41,7 @@ def sorted_pieces(pieces: list[str]) -> list[str]:
     return sorted(pieces, key=lambda p: (COLORS.index(color_of(p)), SIZES.index(size_of(p))))
 
 
-def deal_trios(colors: list[str], rng: random.Random) -> list[list[str]]:
+def deal_trios(colors: Sequence[str], rng: random.Random) -> list[list[str]]:
     """One trio per colour: a Large, a Medium and a Small of three different colours,
     every piece used once. Rejection sampling keeps every valid deal equally likely."""
     while True:
@@ -68,14 +72,14 @@ def cast_outcome(picks: dict[int, str | None],
         return None, plural("Tie (both %(size)s) and %(count)s piece each: cast again",
                             "Tie (both %(size)s) and %(count)s pieces each: cast again",
                             "count", size=SIZE_NAMES[size_a], count=counts[first])
-    winner = min(picks, key=counts.get)
+    winner = min(picks, key=lambda player: counts[player])
     loser = second if winner == first else first
     return winner, message("Tie (both %(size)s): %(player)s has fewer pieces (%(fewer)s "
                            "against %(more)s)", size=SIZE_NAMES[size_a], player=Player(winner),
                            fewer=counts[winner], more=counts[loser])
 
 
-def remove_one(items: list, value) -> list:
+def remove_one(items: list[Item], value: Item) -> list[Item]:
     rest = list(items)
     rest.remove(value)
     return rest

@@ -8,28 +8,31 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any, cast
 
-from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, State)
-from ..messages import Message, Player, listed, message
+from ..engine import HOST, Game, IllegalAction, Note, NotYourTurn, Result, StrictModel
+from ..messages import Listed, Message, Param, Player, listed, message
 from . import sheet, standings
-from .models import Correct, End, Enter, EnterRound, Options
+from .models import Correct, End, Enter, EnterRound
+from .models import Options as ScoreSheetOptions
+from .state import ScoreSheetState, Scores, SheetOptions
 
 FAR_OUTSIDE = 10  # an entry above this many times the largest so far gets a second look
 SMALL_SCORE = 30  # the bot's entries: 0 to 30 per category, a few below 0 when allowed
 
 
-def tally(scores: dict) -> Message:
+def tally(scores: Scores) -> Listed:
     """"Birds 12, Eggs 5": an entry, each category as the host typed it."""
     return listed((message("%(category)s %(score)s", category=c, score=v)
                    for c, v in scores.items()), tally=True)
 
 
-class ScoreSheet(Game):
+class ScoreSheet(Game[ScoreSheetState]):
     id = "score-sheet"
     title = "Score sheet"
     min_players = 1
     max_players = 20
-    Options = Options
+    Options = ScoreSheetOptions
     secrets_called = "score entry"
     secret_actions = frozenset({"enter"})
     host_actions = frozenset({"end", "enter_round"})
@@ -37,48 +40,53 @@ class ScoreSheet(Game):
     saved_by = "name"  # a sheet's settings are kept under its game's name
     keeps_totals = True
 
-    def default_options(self, player_count: int | None = None) -> Options:
+    def default_options(self, player_count: int | None = None) -> ScoreSheetOptions:
         # The contract asks for a name; a table made without one is a plain "Score sheet".
-        return Options(name=self.title)
+        return ScoreSheetOptions(name=self.title)
 
-    def played_as(self, options: dict) -> str:
+    def played_as(self, options: dict[str, Any]) -> str:
         return options.get("name") or self.title
 
-    def start(self, players: list[int], options: Options, rng: random.Random) -> State:
-        return {"options": options.model_dump(mode="json"), "players": list(players),
+    def start(self, players: list[int], options: StrictModel,
+              rng: random.Random) -> ScoreSheetState:
+        if not isinstance(options, ScoreSheetOptions):
+            raise TypeError("A score sheet starts with its own options")
+        # The JSON boundary: an Options model dumps to exactly what SheetOptions types.
+        kept = cast(SheetOptions, options.model_dump(mode="json"))
+        return {"options": kept, "players": list(players),
                 "closed": [], "open": {}, "finished": False}
 
     # -- reading the state -------------------------------------------------------
     @staticmethod
-    def open_round(state: State) -> int:
+    def open_round(state: ScoreSheetState) -> int:
         return len(state["closed"]) + 1
 
-    def waiting_for(self, state: State) -> list[int]:
+    def waiting_for(self, state: ScoreSheetState) -> list[int]:
         if state["finished"] or sheet.options(state)["entry"] == "scorer":
             return []
         return [p for p in state["players"] if str(p) not in state["open"]]
 
-    def host_names_anyone(self, state: State, action) -> bool:
+    def host_names_anyone(self, state: ScoreSheetState, action: StrictModel) -> bool:
         return isinstance(action, Correct) or sheet.options(state)["entry"] == "scorer"
 
-    def host_may_act(self, state: State) -> bool:
+    def host_may_act(self, state: ScoreSheetState) -> bool:
         if state["finished"]:
             return False
         return (sheet.options(state)["entry"] == "scorer"
                 or (sheet.options(state)["rounds"] is None and bool(state["closed"])))
 
-    def _bounds(self, state: State) -> dict:
+    def _bounds(self, state: ScoreSheetState) -> dict[str, int]:
         lowest = -1_000_000 if sheet.options(state)["negative"] else 0
         return {"min": lowest, "max": 1_000_000}
 
-    def actions(self, state: State, player: int | None) -> list[dict]:
+    def actions(self, state: ScoreSheetState, player: int | None) -> list[dict[str, Any]]:
         if state["finished"]:
             return []
         options = sheet.options(state)
         closed = list(range(1, len(state["closed"]) + 1))
-        shape = {"round": self.open_round(state), "categories": options["categories"],
-                 **self._bounds(state)}
-        offered = []
+        shape: dict[str, Any] = {"round": self.open_round(state),
+                                 "categories": options["categories"], **self._bounds(state)}
+        offered: list[dict[str, Any]] = []
         if player is HOST:
             entered = [int(p) for p in state["open"]]
             if options["entry"] == "scorer":
@@ -104,7 +112,8 @@ class ScoreSheet(Game):
         return offered
 
     # -- changing it -------------------------------------------------------------
-    def check_actor(self, state: State, player: int | None, action) -> None:
+    def check_actor(self, state: ScoreSheetState, player: int | None,
+                    action: StrictModel) -> None:
         if state["finished"]:
             raise IllegalAction(message("The game is over."))
         if player is HOST:
@@ -125,18 +134,19 @@ class ScoreSheet(Game):
         if isinstance(action, Correct) and action.player != player:
             raise NotYourTurn(message("Only the host can correct another player's scores."))
 
-    def _check_value(self, state: State, value: int) -> None:
+    def _check_value(self, state: ScoreSheetState, value: int) -> None:
         if value < 0 and not sheet.options(state)["negative"]:
             raise IllegalAction(message("Scores below 0 are not allowed on this sheet."))
 
-    def _check_player(self, state: State, player: int) -> None:
-        if player not in state["players"]:
+    def _at_table(self, state: ScoreSheetState, player: int | None) -> int:
+        """The player named, refused unless they sit at this table (None: no one named)."""
+        if player is None or player not in state["players"]:
             raise IllegalAction(message("That player is not at this table."))
+        return player
 
-    def _enter(self, state: State, actor: int | None, action: Enter,
+    def _enter(self, state: ScoreSheetState, actor: int | None, action: Enter,
                rng: random.Random) -> list[Note]:
-        target = actor if actor is not HOST else action.player
-        self._check_player(state, target)
+        target = self._at_table(state, actor if actor is not HOST else action.player)
         number = self.open_round(state)
         if action.round != number:
             raise IllegalAction(message("Round %(round)s is not open: round %(open)s is.",
@@ -159,7 +169,7 @@ class ScoreSheet(Game):
             notes += self._close(state)
         return notes
 
-    def _enter_round(self, state: State, actor: int | None, action: EnterRound,
+    def _enter_round(self, state: ScoreSheetState, actor: int | None, action: EnterRound,
                      rng: random.Random) -> list[Note]:
         if sheet.options(state)["entry"] != "scorer":
             raise IllegalAction(message("Only a scorer enters a whole round at once: "
@@ -168,7 +178,7 @@ class ScoreSheet(Game):
         if len(set(players)) != len(players):
             raise IllegalAction(message("A round holds each player's row once."))
         trial = copy.deepcopy(state)  # a refused row leaves the state as it was
-        notes = []
+        notes: list[Note] = []
         for row in action.rows:
             if trial["finished"] or self.open_round(trial) != action.round:
                 raise IllegalAction(message("Round %(round)s is not open: round %(open)s is.",
@@ -179,8 +189,8 @@ class ScoreSheet(Game):
         state.update(trial)
         return notes
 
-    def _entered_line(self, state: State, actor: int | None, target: int, number: int,
-                      scores: dict, again: bool) -> Message:
+    def _entered_line(self, state: ScoreSheetState, actor: int | None, target: int, number: int,
+                      scores: Scores, again: bool) -> Message:
         who = Player(target)
         if sheet.options(state)["secret"]:
             if actor is HOST:
@@ -191,7 +201,8 @@ class ScoreSheet(Game):
             return (message("%(player)s changed their round %(round)s entry.",
                             player=who, round=number) if again else
                     message("%(player)s entered round %(round)s.", player=who, round=number))
-        params = dict(player=who, round=number, total=sheet.row_total(scores),
+        params: dict[str, Param] = dict(player=who, round=number,
+                                        total=sheet.row_total(scores),
                       scores=tally(scores))
         if actor is HOST:
             return (message("The host changed %(player)s's round %(round)s entry to "
@@ -203,7 +214,7 @@ class ScoreSheet(Game):
                 message("%(player)s entered round %(round)s: %(total)s (%(scores)s).",
                         **params))
 
-    def _close(self, state: State) -> list[Note]:
+    def _close(self, state: ScoreSheetState) -> list[Note]:
         number = self.open_round(state)
         state["closed"].append({str(p): state["open"][str(p)] for p in state["players"]})
         state["open"] = {}
@@ -217,26 +228,27 @@ class ScoreSheet(Game):
             notes = [Note(message("Round %(round)s closed: %(totals)s.", round=number,
                                   totals=round_totals))]
         options = sheet.options(state)
+        target = options["target"]
         reached = [p for p in state["players"]
-                   if options["target"] is not None and sheet.total(state, p) >= options["target"]]
-        if reached:
+                   if target is not None and sheet.total(state, p) >= target]
+        if reached and target is not None:
             notes.append(self._finish(state, message(
                 "%(players)s reached the target of %(target)s: the game is over.",
-                players=listed(Player(p) for p in reached), target=options["target"])))
+                players=listed(Player(p) for p in reached), target=target)))
         elif options["rounds"] is not None and number >= options["rounds"]:
             notes.append(self._finish(state, message(
                 "Round %(round)s was the last: the game is over.", round=number)))
         return notes
 
     @staticmethod
-    def _finish(state: State, line: Message) -> Note:
+    def _finish(state: ScoreSheetState, line: Message) -> Note:
         state["finished"] = True
         state["open"] = {}
         return Note(line)
 
-    def _correct(self, state: State, actor: int | None, action: Correct,
+    def _correct(self, state: ScoreSheetState, actor: int | None, action: Correct,
                  rng: random.Random) -> list[Note]:
-        self._check_player(state, action.player)
+        self._at_table(state, action.player)
         if action.round > len(state["closed"]):
             raise IllegalAction(message("Round %(round)s is not closed yet: only a closed "
                                         "round can be corrected.", round=action.round))
@@ -250,7 +262,7 @@ class ScoreSheet(Game):
         if old == action.value:
             raise IllegalAction(message("That is already the score."))
         row[action.category] = action.value
-        params = dict(player=Player(action.player), round=action.round,
+        params: dict[str, Param] = dict(player=Player(action.player), round=action.round,
                       category=action.category, old=old, new=action.value)
         if actor is HOST:
             return [Note(message("The host changed %(player)s's round %(round)s "
@@ -258,7 +270,7 @@ class ScoreSheet(Game):
         return [Note(message("%(player)s changed their round %(round)s %(category)s from "
                              "%(old)s to %(new)s.", **params))]
 
-    def _end(self, state: State, actor: int | None, action: End,
+    def _end(self, state: ScoreSheetState, actor: int | None, action: End,
              rng: random.Random) -> list[Note]:
         if sheet.options(state)["rounds"] is not None:
             raise IllegalAction(message("This sheet ends after its last round."))
@@ -269,16 +281,18 @@ class ScoreSheet(Game):
 
     moves = {Enter: _enter, EnterRound: _enter_round, Correct: _correct, End: _end}
 
-    def preview(self, state: State, player: int | None, action) -> Message | None:
+    def preview(self, state: ScoreSheetState, player: int | None,
+                action: StrictModel) -> Message | None:
         # The log lines of the last entry of a secret round would show the others'.
         if isinstance(action, Enter):
             return message("Your entry for round %(round)s: %(total)s.",
                            round=action.round, total=sum(action.scores.values()))
         return None
 
-    def second_look(self, state: State, action) -> list[Message]:
+    def second_look(self, state: ScoreSheetState, action: StrictModel) -> list[Message]:
         """Each score of an entry far outside what the sheet has shown so far: more than
         ten times the largest entry of its category (a slip of the keypad, "44" for "4")."""
+        rows: list[tuple[int | None, Scores]]
         if isinstance(action, Enter):
             rows = [(action.player, action.scores)]
         elif isinstance(action, EnterRound):
@@ -302,45 +316,49 @@ class ScoreSheet(Game):
         return found
 
     # -- what a viewer sees --------------------------------------------------------
-    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
+    def view(self, state: ScoreSheetState,
+             viewer: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         options = sheet.options(state)
         number = self.open_round(state)
         shown_open = not options["secret"] and not state["finished"]
         seats = []
         for player in state["players"]:
-            rows = [{"round": index + 1, "scores": scores, "total": sheet.row_total(scores)}
-                    for index, scores in enumerate(sheet.closed_rows(state, player))]
+            rows: list[dict[str, Any]] = [
+                {"round": index + 1, "scores": scores, "total": sheet.row_total(scores)}
+                for index, scores in enumerate(sheet.closed_rows(state, player))]
             entry = state["open"].get(str(player))
             if shown_open and entry is not None:
                 rows.append({"round": number, "scores": entry,
                              "total": sheet.row_total(entry), "open": True})
             seats.append({"player": player, "rows": rows, "total": sheet.total(state, player)})
-        public = {"name": options["name"], "round": None if state["finished"] else number,
-                  "rounds": options["rounds"], "categories": options["categories"],
-                  "lowest_wins": options["lowest_wins"], "target": options["target"],
-                  "negative": options["negative"], "entry": options["entry"],
-                  "secret": options["secret"], "tiebreaks": options["tiebreaks"],
-                  "closed": len(state["closed"]),
-                  "entered": [p for p in state["players"] if str(p) in state["open"]],
-                  "leaders": sheet.leaders(state) if state["closed"] else [],
-                  "seats": seats}
-        private = None
+        public: dict[str, Any] = {
+            "name": options["name"], "round": None if state["finished"] else number,
+            "rounds": options["rounds"], "categories": options["categories"],
+            "lowest_wins": options["lowest_wins"], "target": options["target"],
+            "negative": options["negative"], "entry": options["entry"],
+            "secret": options["secret"], "tiebreaks": options["tiebreaks"],
+            "closed": len(state["closed"]),
+            "entered": [p for p in state["players"] if str(p) in state["open"]],
+            "leaders": sheet.leaders(state) if state["closed"] else [],
+            "seats": seats}
+        private: dict[str, Any] | None = None
         if viewer is not None and viewer in state["players"]:
             private = {"entry": state["open"].get(str(viewer))}
         return public, private
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: ScoreSheetState) -> Result | None:
         if not state["finished"]:
             return None
         return standings.result(state)
 
-    def scores(self, state: State) -> dict[int, int]:
+    def scores(self, state: ScoreSheetState) -> dict[int, int]:
         return {p: sheet.total(state, p) for p in state["players"]}
 
-    def public_since(self, public: dict, actions: list[dict]) -> dict | None:
+    def public_since(self, public: dict[str, Any],
+                     actions: list[dict[str, Any]]) -> dict[str, Any] | None:
         """Each seat's rows of the rounds these actions entered or corrected, and the open
         round's; the seats' totals stay whole."""
-        rounds = set()
+        rounds: set[int] = set()
         for action in actions:
             if action.get("type") in ("enter", "enter_round", "correct"):
                 rounds.add(action["round"])
@@ -351,20 +369,21 @@ class ScoreSheet(Game):
                  for seat in public["seats"]]
         return dict(public, seats=seats)
 
-    def keeps_secrets(self, state: State) -> bool:
+    def keeps_secrets(self, state: ScoreSheetState) -> bool:
         return sheet.options(state)["secret"] and not state["finished"]
 
-    def secrets(self, state: State) -> dict[int, list]:
+    def secrets(self, state: ScoreSheetState) -> dict[int, list[Any]]:
         if not sheet.options(state)["secret"] or state["finished"]:
             return {}
         return {int(p): [{"entry": scores}] for p, scores in state["open"].items()}
 
     # -- the bot ---------------------------------------------------------------------
-    def _sane_scores(self, state: State, rng: random.Random) -> dict:
+    def _sane_scores(self, state: ScoreSheetState, rng: random.Random) -> Scores:
         lowest = -5 if sheet.options(state)["negative"] else 0
         return {c: rng.randint(lowest, SMALL_SCORE) for c in sheet.options(state)["categories"]}
 
-    def _correction(self, state: State, player: int, rng: random.Random) -> dict:
+    def _correction(self, state: ScoreSheetState, player: int,
+                    rng: random.Random) -> dict[str, Any]:
         number = rng.randint(1, len(state["closed"]))
         category = rng.choice(sheet.options(state)["categories"])
         old = state["closed"][number - 1][str(player)][category]
@@ -375,8 +394,8 @@ class ScoreSheet(Game):
         return {"type": "correct", "player": player, "round": number, "category": category,
                 "value": value}
 
-    def random_action(self, state: State, player: int | None,
-                      rng: random.Random) -> dict | None:
+    def random_action(self, state: ScoreSheetState, player: int | None,
+                      rng: random.Random) -> dict[str, Any] | None:
         """Sane entries, now and then a correction; as the host, the scorer's entries and,
         on an open-ended sheet, the end after a few rounds."""
         number = self.open_round(state)

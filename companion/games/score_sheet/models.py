@@ -23,6 +23,7 @@ CategoryName = Annotated[str, StringConstraints(strip_whitespace=True, min_lengt
 GameName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
                                             max_length=40, pattern=PRINTABLE)]
 Round = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
+EntryBy = Literal["players", "scorer"]
 
 
 class ByCategory(StrictModel):
@@ -54,7 +55,7 @@ class Options(StrictModel):
     name: GameName = Field(
         title="Game", description="The name of the game this sheet scores, e.g. Wingspan.")
     rounds: Optional[Round] = Field(
-        None, title="Rounds",
+        default=None, title="Rounds",
         description="A fixed number of rounds, or none: open until the host ends the game.",
         json_schema_extra={"default_words": "open until the host ends the game"})
     categories: list[CategoryName] = Field(
@@ -62,20 +63,20 @@ class Options(StrictModel):
         title="Categories",
         description="What a round is scored in; a round's score is the sum of its categories.")
     lowest_wins: bool = Field(
-        False, title="Lowest total wins", description="As in Golf or Hearts.")
+        default=False, title="Lowest total wins", description="As in Golf or Hearts.")
     target: Optional[int] = Field(
-        None, ge=1, le=HIGHEST_TARGET, title="Target score",
+        default=None, ge=1, le=HIGHEST_TARGET, title="Target score",
         description="The game ends at the end of the round in which someone reaches it.",
         json_schema_extra={"default_words": "none"})
     negative: bool = Field(
-        False, title="Negative scores", description="An entry may be below 0.")
-    entry: Literal["players", "scorer"] = Field(
-        "players", title="Who enters the scores",
+        default=False, title="Negative scores", description="An entry may be below 0.")
+    entry: EntryBy = Field(
+        default="players", title="Who enters the scores",
         description="Each player enters their own row on their phone, or the host enters "
                     "every row.",
         json_schema_extra={"labels": {"players": "Each player", "scorer": "The host"}})
     secret: bool = Field(
-        False, title="Secret entry",
+        default=False, title="Secret entry",
         description="A round's entries stay hidden from everyone, the host included, until "
                     "every player has entered; then they are revealed together.")
     tiebreaks: list[TieBreak] = Field(

@@ -3,11 +3,13 @@ explanation, one sentence per tie ("Ann and Ben tied on 87; Ann wins on Birds, 3
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
-from ..engine import Result, Standing, State, competition_places
-from ..messages import Message, Player, listed, message, players
+from ..engine import Result, Standing, competition_places
+from ..messages import Message, Param, Player, listed, message, players
 from . import sheet
+from .state import ScoreSheetState
 
 
 @dataclass(frozen=True)
@@ -24,8 +26,8 @@ class Breaker:
         return self.value(player) if self.most else -self.value(player)
 
 
-def chain(state: State) -> list[Breaker]:
-    breakers = []
+def chain(state: ScoreSheetState) -> list[Breaker]:
+    breakers: list[Breaker] = []
     for tiebreak in sheet.options(state)["tiebreaks"]:
         if tiebreak["by"] == "category":
             category = tiebreak["category"]
@@ -33,7 +35,7 @@ def chain(state: State) -> list[Breaker]:
             called = (category if tiebreak["most"]
                       else message("fewest %(category)s", category=category))
             breakers.append(Breaker(category, called,
-                                    lambda p, c=category: sheet.category_total(state, p, c),
+                                    partial(sheet.category_total, state, category=category),
                                     tiebreak["most"]))
         elif tiebreak["by"] == "rounds_won":
             breakers.append(Breaker("rounds_won", message("rounds won"),
@@ -46,7 +48,7 @@ def chain(state: State) -> list[Breaker]:
     return breakers
 
 
-def result(state: State) -> Result:
+def result(state: ScoreSheetState) -> Result:
     lowest = sheet.options(state)["lowest_wins"]
     breakers = chain(state)
     totals = {p: sheet.total(state, p) for p in state["players"]}
@@ -62,7 +64,7 @@ def result(state: State) -> Result:
                   message("total"))
 
 
-def explain(state: State, standings: list[Standing], breakers: list[Breaker],
+def explain(state: ScoreSheetState, standings: list[Standing], breakers: list[Breaker],
             places: dict[int, int]) -> Message:
     first = standings[0]
     winners = [s.player for s in standings if s.place == 1]
@@ -113,7 +115,7 @@ def split_sentence(ordered: list[int], total: int, breaker: Breaker,
     ahead = ordered[0]
     if len(ordered) == 2:
         behind = ordered[1]
-        params = dict(tied=players(ordered), total=total, player=Player(ahead),
+        params: dict[str, Param] = dict(tied=players(ordered), total=total, player=Player(ahead),
                       breaker=breaker.called, best=breaker.value(ahead),
                       other=breaker.value(behind))
         if places[ahead] == 1:
