@@ -118,8 +118,9 @@ def view_since(table: Snapshot, viewer: Viewer, since: int) -> dict:
 
 def _shared_view(table: Snapshot) -> dict:
     engine = GAMES[table.game]
-    shared: dict[str, Any] = {"title": engine.title, "players": [p.public() for p in table.players],
-              "turn": None, "waiting_for": [], "result": None}
+    shared: dict[str, Any] = {
+        "title": engine.title, "players": [p.public() for p in table.players],
+        "turn": None, "waiting_for": [], "result": None}
     state = table.state
     if state is not None:
         outcome = engine.result(state)
