@@ -1,10 +1,13 @@
 """Extensions, created here and bound to the app in create_app."""
+from typing import TYPE_CHECKING, Any, ClassVar
+
 from flask import g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import Table
 from sqlalchemy.orm import DeclarativeBase
 
 # How long a request waits on a shared limits storage, to connect or for an answer, before
@@ -18,7 +21,9 @@ LOOKUP_MISSES = "30 per minute; 300 per hour"
 
 
 class Base(DeclarativeBase):
-    pass
+    if TYPE_CHECKING:
+        # Each model maps one table, which the store reads and writes through.
+        __table__: ClassVar[Table]
 
 
 def missed_lookup(response) -> bool:
@@ -33,12 +38,12 @@ def count_missed_lookup() -> None:
     g.lookup_missed = True
 
 
-def storage_options(uri: str) -> dict:
+def storage_options(uri: str) -> dict[str, Any]:
     """The options of the limits storage at `uri`: its timeouts, in the words its client
     library takes (redis-py for redis://, valkey://, their +sentinel, +cluster and +unix
     forms, pymemcache for memcached://)."""
     scheme = uri.split("://", 1)[0]
-    options = {"wrap_exceptions": True}  # its failures are limits' StorageError
+    options: dict[str, Any] = {"wrap_exceptions": True}  # its failures are limits' StorageError
     if scheme.startswith(("redis", "valkey")):
         timeouts = {"socket_timeout": STORAGE_TIMEOUT_SECONDS,
                     "socket_connect_timeout": STORAGE_TIMEOUT_SECONDS}

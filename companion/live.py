@@ -124,8 +124,9 @@ def start_watcher(read_versions: Callable[[list[str]], dict[str, int]],
 
 def _catch_up() -> None:
     codes = hub.listened()
-    if codes:
-        for code, version in _read_versions(codes).items():
+    read_versions = _read_versions  # set before any watcher starts
+    if codes and read_versions is not None:
+        for code, version in read_versions(codes).items():
             hub.publish(code, version)
 
 

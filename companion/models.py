@@ -3,20 +3,26 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
-from .extensions import db
+from .extensions import Base, db
+
+if TYPE_CHECKING:
+    # db.Model is made at run time from Base, the declarative base the checker can see.
+    Model = Base
+else:
+    Model = db.Model
 
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
-class Table(db.Model):
+class Table(Model):
     __tablename__ = "tables"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -46,7 +52,7 @@ class Table(db.Model):
         back_populates="table", order_by="Player.seat", cascade="all, delete-orphan")
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("table_id", "name_key"),)
 
@@ -67,7 +73,7 @@ class Player(db.Model):
     table: Mapped[Table] = relationship(back_populates="players")
 
 
-class Event(db.Model):
+class Event(Model):
     """One entry of a table's log: an action, the undo of an earlier action, or the
     host giving a seat to a new phone (a rejoin: a public line, never undone)."""
 
@@ -92,7 +98,7 @@ class Event(db.Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class SavedDefaults(db.Model):
+class SavedDefaults(Model):
     """Option values a host saved as this server's defaults for a game (Big Money's box
     data as printed on their own board and cards)."""
 
@@ -103,7 +109,7 @@ class SavedDefaults(db.Model):
     saved_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class SavedOptions(db.Model):
+class SavedOptions(Model):
     """The options a table was created with, saved under the name the host gave them (a
     score sheet's game name: "Wingspan"), for the next table of that name to take in one
     tap. Saved again, under the same name in any case, whenever a table of it is created."""

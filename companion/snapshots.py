@@ -99,6 +99,20 @@ class Snapshot:
             found = self._memo[key] = compute()
             return found
 
+    @property
+    def dealt_state(self) -> dict:
+        """The state of a table whose game was dealt (playing, finished or ended)."""
+        if self.state is None:
+            raise ValueError(f"table {self.code} was not dealt: it has no state")
+        return self.state
+
+    @property
+    def dealt_seed(self) -> int:
+        """The seed of a table whose game was dealt, from which each move's draws come."""
+        if self.seed is None:
+            raise ValueError(f"table {self.code} was not dealt: it has no seed")
+        return self.seed
+
     def seat(self, player_id: int | None) -> Seat | None:
         """The player of this id at the table, if there is one."""
         return next((p for p in self.players if p.id == player_id), None)

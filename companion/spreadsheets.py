@@ -58,7 +58,8 @@ def sheet_rows(table: Snapshot) -> list[list[Any]]:
             rows.append([number + 1, gettext("Round total"),
                          *(entry["total"] for entry in entries)])
     result = engine.result(table.state)
-    places = {standing.player: standing.place for standing in result.standings}
+    standings = result.standings if result is not None else []
+    places = {standing.player: standing.place for standing in standings}
     rows.append([gettext("Total"), "", *(seat["total"] for seat in seats)])
     rows.append([gettext("Place"), "", *(places.get(seat["player"]) for seat in seats)])
     return rows

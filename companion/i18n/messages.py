@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, overload
 
 from babel.lists import format_list
 from babel.numbers import format_decimal
@@ -28,6 +28,10 @@ def language() -> str:
     return reading().language
 
 
+@overload
+def render(text: Any, names: dict[int, str], html: Literal[True]) -> Markup: ...
+@overload
+def render(text: Any, names: dict[int, str], html: bool = False) -> str: ...
 def render(text: Any, names: dict[int, str], html: bool = False) -> str:
     """`text` (a message, or a plain line stored before the engines spoke in messages) as
     this screen reads it: Markup when `html`."""
@@ -87,7 +91,7 @@ def _render(text: Any, names: dict[int, str], html: bool, reader: Reading) -> st
 def _text(text: Any, names: dict[int, str], quote: Callable, reader: Reading) -> str:
     if not isinstance(text, Message):
         return _filled(str(text), names, quote, reader)
-    if text.plural_id is None:
+    if text.plural_id is None or text.counted_by is None:  # a plural always names its count
         template = quote(reader.translations.gettext(text.id))
     else:
         template = quote(reader.translations.ngettext(text.id, text.plural_id,

@@ -7,6 +7,7 @@ from typing import Any, Optional
 from flask_babel import lazy_gettext
 from pydantic import (BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError,
                       field_validator)
+from pydantic_core import ErrorDetails
 
 from ..errors import bad_request
 
@@ -38,7 +39,7 @@ NOT_VALID = lazy_gettext("%(field)s: not valid")
 WHOLE = lazy_gettext("the input")  # the field of an error about the input as a whole
 
 
-def field_problem(error: dict) -> str:
+def field_problem(error: ErrorDetails) -> str:
     """One error of pydantic's, in the reader's language: the field, and what is wrong."""
     where = ".".join(str(part) for part in error["loc"]) or str(WHOLE)
     kind = error["type"]
@@ -90,5 +91,5 @@ def read_envelope(data: Any) -> tuple[Envelope, dict]:
     try:
         envelope = Envelope.model_validate(data)
     except ValidationError as exc:
-        raise bad_request(REFUSED[exc.errors()[0]["loc"][0]]) from None
+        raise bad_request(REFUSED[str(exc.errors()[0]["loc"][0])]) from None
     return envelope, {k: v for k, v in data.items() if k not in ENVELOPE_KEYS}

@@ -103,8 +103,8 @@ def replay_table(table: Snapshot, actions: list,
     its `actor` and `action`); `after_each` sees the state after setup and after each."""
     return replay(GAMES[table.game],
                   seat_order([p.id for p in table.players], table.first_player),
-                  table.options, table.seed, [(event.actor, event.action) for event in actions],
-                  after_each)
+                  table.options, table.dealt_seed,
+                  [(event.actor, event.action) for event in actions], after_each)
 
 
 # -- acting -------------------------------------------------------------------------
@@ -188,9 +188,9 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
                 and not seated(before, named).local):
             raise forbidden(lazy_gettext("%(name)s makes this move on their own phone.",
                                          name=seated(before, named).name))
-        state = copied(before.state)
+        state = copied(before.dealt_state)
         try:
-            notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))
+            notes = engine.apply(state, actor, action, action_rng(before.dealt_seed, before.moves))
         except IllegalAction as exc:
             raise refused(exc) from None
         finished = engine.result(state) is not None
@@ -205,6 +205,8 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
                      "action_id": envelope.action_id}])
 
     written = store.write(table, apply, envelope.action_id, viewer.actor_key)
+    if written.seq is None:
+        raise ValueError("an action was written without its event")
     return Move(written.version, written.seq, written.notes, written.table)
 
 
@@ -216,9 +218,9 @@ def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
     actor = _actor(table, viewer, engine, action.type, envelope.as_)
     if table.status != "playing":
         raise illegal(lazy_gettext("The game is not being played right now."))
-    state = copied(table.state)
+    state = copied(table.dealt_state)
     try:
-        notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
+        notes = engine.apply(state, actor, action, action_rng(table.dealt_seed, table.moves))
     except IllegalAction as exc:
         raise refused(exc) from None
     names = names_of(table)
@@ -242,8 +244,8 @@ def second_look(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
         actor = _actor(table, viewer, engine, action.type, envelope.as_)
         looks = engine.second_look(table.state, action)
         if looks:  # only what the rules would take is worth a second look
-            engine.apply(copied(table.state), actor, action,
-                         action_rng(table.seed, table.moves))
+            engine.apply(copied(table.dealt_state), actor, action,
+                         action_rng(table.dealt_seed, table.moves))
     except (CompanionError, IllegalAction):
         return []
     return [messages.render(line, names_of(table), html=True) for line in looks]

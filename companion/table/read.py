@@ -2,7 +2,7 @@
 screens render) and its log. Every read takes the table's Snapshot."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 import orjson
 from flask_babel import lazy_gettext
@@ -118,8 +118,9 @@ def view_since(table: Snapshot, viewer: Viewer, since: int) -> dict:
 
 def _shared_view(table: Snapshot) -> dict:
     engine = GAMES[table.game]
-    shared = {"title": engine.title, "players": [p.public() for p in table.players],
-              "turn": None, "waiting_for": [], "result": None}
+    shared: dict[str, Any] = {
+        "title": engine.title, "players": [p.public() for p in table.players],
+        "turn": None, "waiting_for": [], "result": None}
     state = table.state
     if state is not None:
         outcome = engine.result(state)
@@ -129,6 +130,12 @@ def _shared_view(table: Snapshot) -> dict:
     return shared
 
 
+@overload
+def summary(notes: list[dict], viewer: Viewer, names: dict[int, str],
+            html: Literal[True]) -> Markup: ...
+@overload
+def summary(notes: list[dict], viewer: Viewer, names: dict[int, str],
+            html: bool = False) -> str: ...
 def summary(notes: list[dict], viewer: Viewer, names: dict[int, str],
             html: bool = False) -> str:
     """A log entry's lines as this viewer reads them, in this screen's language."""

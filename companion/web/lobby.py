@@ -156,7 +156,9 @@ def returning_player(table: Snapshot) -> tuple[Snapshot, Viewer, Seat] | None:
         if previous.next_code == table.code:
             viewer = cookie_viewer(previous, request)
             seat = seating.carried_seat(previous, viewer, table)
-            return (previous, viewer, seat) if seat is not None else None
+            if viewer is None or seat is None:
+                return None
+            return previous, viewer, seat
     return None
 
 

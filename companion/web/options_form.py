@@ -16,10 +16,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import Any
+from typing import Any, overload
 
 from flask_babel import format_decimal, gettext, ngettext
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 from werkzeug.datastructures import MultiDict
 
 from ..errors import bad_request
@@ -98,6 +99,10 @@ class Field:
 ROW_WORDS = {"category": "categories"}
 
 
+@overload
+def words(text: str) -> str: ...
+@overload
+def words(text: None) -> None: ...
 def words(text: str | None) -> str | None:
     """An option's words (a title, a description, a value's label) in the host's language."""
     return gettext(text) if text else text
@@ -241,7 +246,7 @@ def _rows(form: MultiDict, field: Field, schema: dict, check: bool = True) -> li
              for value, ref in items["discriminator"].get("mapping", {}).items()}
     numbers = sorted(int(key[len(field.name) + 1:]) for key in form.keys()
                      if key.startswith(field.name + ".") and key[len(field.name) + 1:].isdigit())
-    rows = []
+    rows: list[dict[str, Any]] = []
     for number in numbers:
         choice = form.get(f"{field.name}.{number}", "").strip()
         if not choice:
@@ -308,7 +313,7 @@ def check(engine: Game, chosen: dict, saved: dict | None = None) -> None:
         raise bad_request(refusal(engine, exc.errors()[0])) from None
 
 
-def refusal(engine: Game, error: dict) -> str:
+def refusal(engine: Game, error: ErrorDetails) -> str:
     """One of pydantic's errors about the options as the host reads it."""
     properties = engine.Options.model_json_schema().get("properties", {})
     where = error["loc"][0] if error["loc"] else None

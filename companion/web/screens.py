@@ -43,8 +43,9 @@ class SignedOut(CompanionError):
     """A phone whose cookie holds no seat here (any more): its seat was given to a new
     phone, or removed."""
 
-    def __init__(self, message: str | None = None):
+    def __init__(self, table_code: str, message: str | None = None):
         super().__init__("forbidden", str(NOT_SEATED) if message is None else message)
+        self.table_code = table_code
 
 
 def screen_viewer(table: Snapshot, screen: str) -> Viewer:
@@ -54,7 +55,7 @@ def screen_viewer(table: Snapshot, screen: str) -> Viewer:
     viewer = cookie_viewer(table, request, host=screen == "host" or bool(local))
     if viewer is None:
         if screen == "phone":
-            raise SignedOut()
+            raise SignedOut(table.code)
         raise forbidden(gettext("Only the device that created the table shows the host screen."))
     if local:
         player = table.seat(int(local.group(1)))
@@ -156,7 +157,7 @@ def signed_out(error: SignedOut):
     that replaces its own for good; any other request gets the error as usual."""
     if not request.headers.get("HX-Request"):
         return error_answer(error)
-    table = read.find(request.view_args["code"])
+    table = read.find(error.table_code)
     return signed_out_panel(table, error.message), 403
 
 

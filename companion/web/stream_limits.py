@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from flask import Flask, current_app
 from flask_babel import lazy_gettext
@@ -76,8 +77,9 @@ class StreamCounts:
             if self.per_address and held >= self.per_address:
                 raise too_many_here()
             self._change(address, +1)
-            added = self.shared.added(address, +1, held + 1) if self.shared else None
-        if added and self.shared.count(address, *added) > self.per_address:
+            shared = self.shared
+            added = shared.added(address, +1, held + 1) if shared else None
+        if shared and added and shared.count(address, *added) > self.per_address:
             self._end(address)
             raise too_many_here()
         ended = threading.Event()
@@ -100,19 +102,23 @@ class StreamCounts:
         with self._lock:
             self._change(address, -1)
             held = self._held.get(address, 0)
-            removed = self.shared.added(address, -1, held) if self.shared else None
-        if removed:
-            self.shared.send(address, *removed)
+            shared = self.shared
+            removed = shared.added(address, -1, held) if shared else None
+        if shared and removed:
+            shared.send(address, *removed)
 
     def new_window(self) -> None:
         """A window began: add this process's streams of every address to its count."""
+        shared = self.shared
+        if shared is None:
+            return
         with self._lock:
-            sums = [(address, self.shared.added(address, 0, held))
+            sums = [(address, shared.added(address, 0, held))
                     for address, held in self._held.items()]
-            self.shared.forget(set(self._held))
+            shared.forget(set(self._held))
         for address, added in sums:
             if added:
-                self.shared.send(address, *added)
+                shared.send(address, *added)
 
 
 class SharedCounts:
@@ -125,17 +131,19 @@ class SharedCounts:
     until the end of the window at most. Should the storage be out of reach, each process
     counts alone until it is back."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, app: Flask) -> None:
         self.storage = storage
+        self.app = app
         raw = storage.base_exceptions
-        self.failures = (StorageError, OSError, *(raw if isinstance(raw, tuple) else (raw,)))
+        self.failures: tuple[type[BaseException], ...] = (
+            StorageError, OSError, *(raw if isinstance(raw, tuple) else (raw,)))
         self._warned = 0.0
         self._out_of_reach_until = 0.0
         self._windows: dict[str, int] = {}  # the window each address's streams are in
         self._follower: threading.Thread | None = None
         self._follower_lock = threading.Lock()
 
-    def follow_windows(self, app: Flask, counts: StreamCounts) -> None:
+    def follow_windows(self, counts: StreamCounts) -> None:
         """Start (once per process, as it first serves a stream) the thread that adds
         the process's streams to each new window's counts."""
         with self._follower_lock:
@@ -145,7 +153,7 @@ class SharedCounts:
             def follow() -> None:
                 while True:
                     time.sleep(WINDOW_SECONDS - time.time() % WINDOW_SECONDS + 0.1)
-                    with app.app_context():
+                    with self.app.app_context():
                         counts.new_window()
             self._follower = threading.Thread(target=follow, daemon=True,
                                               name="companion-stream-windows")
@@ -186,9 +194,10 @@ class SharedCounts:
         if opened is None:
             opened = self._reached(self.storage.get, KEY.format(window=window, address=address,
                                                                 kind="opened"))
-        ended = (self._reached(self.storage.get, KEY.format(window=window, address=address,
-                                                            kind="ended"))
-                 if opened is not None else None)
+        if opened is None:
+            return None
+        ended = self._reached(self.storage.get, KEY.format(window=window, address=address,
+                                                           kind="ended"))
         return opened - ended if ended is not None else None
 
     def count(self, address: str, window: int, amount: int) -> int:
@@ -223,16 +232,22 @@ def register(app: Flask) -> None:
     """The app's stream counts: per process, and shared when the rate limits are."""
     uri = app.config["RATELIMIT_STORAGE_URI"]
     per_address = app.config["STREAMS_PER_ADDRESS"] if app.config["RATELIMIT_ENABLED"] else 0
-    shared = (SharedCounts(storage_from_string(uri, **app.config["RATELIMIT_STORAGE_OPTIONS"]))
+    shared = (SharedCounts(_storage(uri, app.config["RATELIMIT_STORAGE_OPTIONS"]), app)
               if per_address and not uri.startswith("memory://") else None)
     app.extensions["companion_streams"] = StreamCounts(per_address, app.config["WORKER_BUDGET"],
                                                        shared)
 
 
+def _storage(uri: str, options: dict[str, Any]) -> Storage:
+    storage = storage_from_string(uri, **options)
+    if not isinstance(storage, Storage):  # an async one, which the rate limits refuse too
+        raise ValueError(f"{uri.split('://', 1)[0]}:// is not a storage the limits can use")
+    return storage
+
+
 def take_stream() -> Callable[[], None]:
     """Count a new stream of this request's address, or refuse it (429 or 503)."""
-    app = current_app._get_current_object()
-    counts = app.extensions["companion_streams"]
+    counts: StreamCounts = current_app.extensions["companion_streams"]
     if counts.shared:
-        counts.shared.follow_windows(app, counts)
+        counts.shared.follow_windows(counts)
     return counts.take(get_remote_address())
