@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar, Generic, Union, get_args
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo
 from typing_extensions import TypeVar
 
-from .messages import message, renumbered_text, text_from_json, text_json
+from .messages import Message, message, renumbered_text, text_from_json, text_json
 
 State = dict[str, Any]
 """Any game's state as the platform holds it: plain JSON data."""
@@ -360,7 +360,7 @@ class Game(Generic[StateT, OptionsT]):
         """Refuse (IllegalAction, NotYourTurn) what `player` may not post now whatever the
         action, before its move checks the rest. Nothing by default."""
 
-    def second_look(self, state: StateT, action: StrictModel) -> list[str]:
+    def second_look(self, state: StateT, action: StrictModel) -> list[Message]:
         """What in a legal action looks like a slip, worth a second look before a screen
         sends it (messages; none by default). The rules take it as it is: only the
         screens ask."""

@@ -5,8 +5,9 @@ A piece is its colour and size, "red-L"; None in a cast is Nothing.
 """
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, TypedDict
 
+from ..messages import TextJSON
 from .models import Casting, Color
 
 PlayerKey = str
@@ -16,15 +17,6 @@ Piece = str
 """A pyramid, "<colour>-<size>": "red-L", "blue-S"."""
 
 Step = Literal["challenge", "cast", "steal", "over"]
-
-
-class MessageJson(TypedDict):
-    """A message (`message(...)`) as a state keeps it: its id and parameters."""
-
-    msg: str
-    params: NotRequired[dict[str, Any]]
-    plural: NotRequired[str]
-    count: NotRequired[str]
 
 
 class OpenCast(TypedDict):
@@ -43,7 +35,7 @@ class CastRecord(TypedDict):
     pieces: dict[PlayerKey, Piece | None]
     winner: int | None
     loser: int | None
-    explanation: MessageJson
+    explanation: TextJSON
 
 
 class PendingSteal(TypedDict):
