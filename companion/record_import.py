@@ -22,13 +22,11 @@ from flask_babel import lazy_gettext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .auth import hash_token, new_token
-from .extensions import db
 from .games import GAMES
 from .games.engine import MAX_PLAYER_ID, Note
 from .games.replay import UndoOutOfOrder, in_effect, replayed_lines, seat_order
 from .jsontext import to_json
-from .models import Table
-from .store import free_code
+from . import store
 from .store.reads import CODE_LENGTH, CODE_LETTERS
 from .table.checks import field_problem
 from .table.notes import rejoin_notes
@@ -219,10 +217,8 @@ def plain(value: Any) -> Any:
 
 def already_here(table: TableRecord) -> str | None:
     """The code of the table this game already is in this database, if it is."""
-    return db.session.execute(
-        db.select(Table.code).where(Table.game == table.game, Table.seed == table.seed,
-                                    Table.created_at == datetime.fromisoformat(table.created_at))
-    ).scalars().first()
+    return store.history.code_of_game(table.game, table.seed,
+                                      datetime.fromisoformat(table.created_at))
 
 
 def import_record(document: Any, name: str) -> tuple[str, bool]:
@@ -232,9 +228,8 @@ def import_record(document: Any, name: str) -> tuple[str, bool]:
     present = already_here(table)
     if present is not None:
         return present, False
-    code_taken = db.session.execute(
-        db.select(Table.id).where(Table.code == table.code)).first() is not None
-    if code_taken or not re.fullmatch(f"[{CODE_LETTERS}]{{{CODE_LENGTH}}}", table.code):
-        table = table.model_copy(update={"code": free_code()})
+    if (store.history.code_taken(table.code)
+            or not re.fullmatch(f"[{CODE_LETTERS}]{{{CODE_LENGTH}}}", table.code)):
+        table = table.model_copy(update={"code": store.free_code()})
     insert([table])
     return table.code, True

@@ -16,11 +16,9 @@ from flask_babel import lazy_gettext
 
 from .. import store
 from ..errors import bad_request, conflict
-from ..extensions import db
 from ..games import GAMES
 from ..games.replay import in_effect
 from ..snapshots import Snapshot
-from ..store.loading import database_name
 from .moves import replay_table
 
 NOT_OVER = lazy_gettext("The replay opens when the game is over: before the end it would "
@@ -57,7 +55,7 @@ def moves_of(table: Snapshot) -> tuple[Move, ...]:
     """The moves in effect of a finished table, oldest first."""
     if table.status != "finished":
         raise conflict(NOT_OVER)
-    return _moves(database_name(db.engine), table.id, table.version)
+    return _moves(store.database_name(), table.id, table.version)
 
 
 @lru_cache(maxsize=32)
