@@ -48,7 +48,8 @@ def copied(state: dict) -> dict:
         return copy.deepcopy(state)
 
 
-def refused(exc: IllegalAction) -> CompanionError:
+def rules_refusal(exc: IllegalAction) -> CompanionError:
+    """The rules' refusal of a move, as the error a request is answered with."""
     return CompanionError(exc.code, messages.render(exc.message, {}))
 
 
@@ -89,7 +90,7 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
         try:
             state = engine.setup(order, options, setup_rng(seed))
         except IllegalAction as exc:
-            raise refused(exc) from None
+            raise rules_refusal(exc) from None
         return Change(row={"status": "playing", "seed": seed, "first_player": order[0],
                            "options": options.model_dump(mode="json"), "state": state,
                            "moves": 0})
@@ -192,7 +193,7 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
         try:
             notes = engine.apply(state, actor, action, action_rng(before.seed, before.moves))
         except IllegalAction as exc:
-            raise refused(exc) from None
+            raise rules_refusal(exc) from None
         finished = engine.result(state) is not None
         return Change(
             row={"state": state, "moves": before.moves + 1,
@@ -220,7 +221,7 @@ def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
     try:
         notes = engine.apply(state, actor, action, action_rng(table.seed, table.moves))
     except IllegalAction as exc:
-        raise refused(exc) from None
+        raise rules_refusal(exc) from None
     names = names_of(table)
     sentence = engine.preview(table.state, actor, action)
     if sentence is not None:

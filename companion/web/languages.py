@@ -20,7 +20,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from ..auth import COOKIE_MAX_AGE
-from ..i18n.reading import reading
+from ..i18n.reading import request_language
 from .templating import numberformat, translating
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ def datetimeformat(moment, format: str = "medium") -> str:
 def current() -> str:
     """The language this request is answered in ("en" outside a request): the one way
     the code and the templates (`current_language()`) read it."""
-    return reading().language
+    return request_language().language
 
 
 def choices() -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from babel.numbers import format_decimal
 from jinja2 import TemplateNotFound, pass_eval_context
 from markupsafe import Markup
 
-from ..i18n.reading import reading
+from ..i18n.reading import request_language
 
 DICT_ATTRIBUTES = frozenset(dir(dict))
 
@@ -85,7 +85,7 @@ def translating() -> dict[str, Any]:
     """A context processor: the templates' `gettext` and `ngettext` (and so `_`) bound
     to the request's catalog once per rendering. Flask-Babel's own find the catalog
     again for every string (bench/README.md)."""
-    return _bound(reading().translations)
+    return _bound(request_language().translations)
 
 
 @lru_cache(maxsize=64)
@@ -118,8 +118,8 @@ def _bound(translations) -> dict[str, Any]:
 
 def numberformat(number: Any) -> str:
     """Flask-Babel's `numberformat` filter, with the language read once per request
-    (`reading`) and each figure formatted once per language."""
-    return _formatted(number, reading().language)
+    (`request_language`) and each figure formatted once per language."""
+    return _formatted(number, request_language().language)
 
 
 @lru_cache(maxsize=4096)
