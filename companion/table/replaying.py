@@ -4,7 +4,7 @@
 Once a game is over its secrets are part of its record, so a step may show each player's
 own part too; before the end there is no replay (it would give the secrets away). A step
 is derived from the table's options, seed and the log up to that move, replayed through
-the game's rules: for the longest games that is a few milliseconds (see docs/performance.md), so
+the game's rules, cheap enough even for the longest games (docs/performance.md) that
 nothing but the log read at the table's version is kept.
 """
 from __future__ import annotations

@@ -59,7 +59,7 @@ def chosen() -> str:
 @lru_cache(maxsize=512)
 def _best_match(asked: str, offered: tuple[str, ...]) -> str:
     """The offered language a browser's Accept-Language prefers: a browser sends the
-    same header at every request, and parsing it was a tenth of reading a table."""
+    same header at every request, and parsing it anew each time is wasted work."""
     return parse_accept_header(asked, LanguageAccept).best_match(offered) or DEFAULT
 
 

@@ -20,9 +20,9 @@ DICT_ATTRIBUTES = frozenset(dir(dict))
 class TemplateEnvironment(Environment):
     """`view.state.seats` reads keys of plain dicts. Jinja first looks for an attribute of
     that name, and a dict's only attributes are its methods, so it raises and catches an
-    AttributeError at almost every dot of a panel (a fifth of its rendering time, measured
-    in bench/README.md). Here a plain dict's key is read at once unless the name is one of
-    a dict's attributes: the same result as Jinja's, without the exception."""
+    AttributeError at almost every dot of a panel (what that cost: bench/README.md).
+    Here a plain dict's key is read at once unless the name is one of a dict's
+    attributes: the same result as Jinja's, without the exception."""
 
 
     def __init__(self, *args: Any, **options: Any) -> None:
@@ -95,8 +95,8 @@ def _bound(translations) -> dict[str, Any]:
     placeholders are filled in (escaped) from the keywords (any name a template likes: the
     strings themselves are taken by position only)."""
 
-    # (`pass_eval_context`, not `pass_context`: Jinja derives a new context for a call of
-    # the latter in a loop, a tenth of a Go Big table's public part.)
+    # (`pass_eval_context`, not `pass_context`: Jinja derives a new context for every call
+    # of the latter in a loop.)
     @pass_eval_context
     def gettext(eval_context, string: str, /, **variables: Any) -> str:
         found = translations.ugettext(string)
