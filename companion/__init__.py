@@ -53,7 +53,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if app.config["PROXIES"]:
         trusted = app.config["PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted, x_proto=trusted, x_host=trusted)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's way to wrap it
+            app.wsgi_app, x_for=trusted, x_proto=trusted, x_host=trusted)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
@@ -77,7 +78,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     compress.register(app, [root / "static" for root in file_roots()])
     commands.register(app)
     app.jinja_env.globals["url_for"] = url_for
-    app.jinja_env.globals["has_template"] = app.jinja_env.has_template
+    jinja_env = app.jinja_env
+    if isinstance(jinja_env, TemplateEnvironment):
+        app.jinja_env.globals["has_template"] = jinja_env.has_template
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.globals["game_name"] = box_labels.game_name
     app.jinja_env.filters["name_list"] = name_list

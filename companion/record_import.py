@@ -133,7 +133,7 @@ def checked(document: Any, name: str) -> RecordFile:
     seqs = [entry.seq for entry in record.log]
     if seqs != sorted(set(seqs)):
         raise ImportRefused(said(DAMAGED, name=name, where=LOG_OUT_OF_ORDER))
-    strangers = {entry.player for entry in record.log} - set(ids) - {None}
+    strangers = {entry.player for entry in record.log if entry.player is not None} - set(ids)
     if strangers:
         raise ImportRefused(said(DAMAGED, name=name,
                                  where=said(STRANGER, player=min(strangers))))
@@ -141,9 +141,11 @@ def checked(document: Any, name: str) -> RecordFile:
 
 
 def _time(value: str | None, name: str) -> datetime | None:
+    return None if value is None else _moment(value, name)
+
+
+def _moment(value: str, name: str) -> datetime:
     """A time of the record as this database keeps it (UTC, without a zone)."""
-    if value is None:
-        return None
     try:
         moment = datetime.fromisoformat(value)
         if moment.tzinfo is not None:
@@ -195,7 +197,7 @@ def table_record(document: Any, name: str) -> TableRecord:
             action=entry.action if entry.kind == "action" else None, notes=notes,
             reveal=any(n["reveal"] for n in notes), undoes=entry.undoes
             if entry.kind == "undo" else None, action_id=None, version=version,
-            at=_time(entry.at, name).isoformat()))
+            at=_moment(entry.at, name).isoformat()))
     return TableRecord(
         code=record.code, game=record.game, options=record.options, seed=record.seed,
         status="finished", host_token_hash=hash_token(new_token()),

@@ -16,6 +16,7 @@ from . import store
 from .chart import line_chart
 from .errors import conflict
 from .games import GAMES
+from .games.engine import Result
 from .games.replay import in_effect, seat_order
 from .record_import import FORMAT_TAG as RECORD_FORMAT
 from .snapshots import Snapshot
@@ -37,10 +38,18 @@ def record(table: Snapshot) -> dict:
         "log": [{"seq": e.seq, "kind": e.kind, "player": e.actor, "action": e.action,
                  "undoes": e.undoes, "at": e.at.isoformat() + "Z", "notes": e.notes}
                 for e in events],
-        "result": GAMES[table.game].result(table.state).to_json(),
+        "result": final_result(table).to_json(),
         "created_at": created_at.isoformat() + "Z",
-        "finished_at": table.finished_at.isoformat() + "Z",
+        "finished_at": (table.finished_at or created_at).isoformat() + "Z",
     }
+
+
+def final_result(table: Snapshot | store.history.Listed) -> Result:
+    """The result of a finished table (which has one)."""
+    result = GAMES[table.game].result(table.state)
+    if result is None:
+        raise ValueError(f"table {table.code} is finished without a result")
+    return result
 
 
 def score_series(table: Snapshot) -> dict[int, list[int]]:
@@ -66,7 +75,7 @@ def score_chart(table: Snapshot) -> Markup:
 @lru_cache(maxsize=64)
 def _chart(database: str, table_id: int, version: int, language: str) -> Markup:
     seen = store.at_least(table_id, version)
-    label = GAMES[seen.game].result(seen.state).score_label
+    label = final_result(seen).score_label
     return line_chart(score_series(seen), {p.id: p.name for p in seen.players}, label)
 
 
@@ -75,7 +84,7 @@ def past_games(limit: int = 50) -> list[dict]:
     games = []
     for table in store.history.finished_tables(limit):
         engine = GAMES[table.game]
-        result = engine.result(table.state)
+        result = final_result(table)
         names = dict(table.players)
         games.append({"code": table.code, "game": engine.played_as(table.options),
                       "kind": engine.id, "totals": engine.keeps_totals,

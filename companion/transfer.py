@@ -301,7 +301,7 @@ def replayed_state(record: TableRecord) -> dict | None:
     seats = [p.id for p in sorted(record.players, key=lambda p: p.seat)]
     try:
         state = replay(engine, seat_order(seats, record.first_player), record.options,
-                       record.seed, [(e.actor, e.action) for e in effective])
+                       record.seed, [(e.actor, e.action or {}) for e in effective])
         finished = engine.result(state) is not None
     except Exception as exc:
         raise ImportRefused(said(DOES_NOT_REPLAY, table=code, title=engine.title,
@@ -374,14 +374,20 @@ def _renumber_where_taken(records: list[TableRecord]) -> list[TableRecord]:
     return placed
 
 
+# The saved settings an export holds, by key: their shape.
+SAVED_SETTINGS: dict[str, TypeAdapter[list[SavedDefaultsRecord]]
+                     | TypeAdapter[list[SavedOptionsRecord]]] = {
+    "saved_defaults": TypeAdapter(list[SavedDefaultsRecord]),
+    "saved_options": TypeAdapter(list[SavedOptionsRecord])}
+
+
 def settings_of(document: dict, path: Path) -> tuple[list[dict], list[dict]]:
     """The saved settings of an export document, checked for shape and by their games'
     rules, as `store.saved.merge` takes them (none in a file without them)."""
     found: tuple[list[dict], list[dict]] = ([], [])
-    kinds = {"saved_defaults": SavedDefaultsRecord, "saved_options": SavedOptionsRecord}
-    for kind, (key, model) in enumerate(kinds.items()):
+    for kind, (key, shape) in enumerate(SAVED_SETTINGS.items()):
         try:
-            records = TypeAdapter(list[model]).validate_python(document.get(key, []))
+            records = shape.validate_python(document.get(key, []))
         except ValidationError as exc:
             error = exc.errors()[0]
             raise ImportRefused(said(SETTINGS_DAMAGED, name=str(path), problem=field_problem(

@@ -25,7 +25,7 @@ NOT_OVER = lazy_gettext("The replay opens when the game is over: before the end 
                         "give away what the players keep secret.")
 
 
-def no_such_step(number: str, last: int) -> str:
+def no_such_step(number: int | str, last: int) -> str:
     return lazy_gettext("There is no move %(number)s in this game: it has moves 0 (the start) "
                         "to %(last)s.", number=number, last=last)
 
@@ -76,7 +76,7 @@ def step(table: Snapshot, number: int | str | None) -> Step:
         number = int(number)
     if not 0 <= number <= last:
         raise bad_request(no_such_step(number, last))
-    state = replay_table(table, moves[:number])
+    state = replay_table(table, list(moves[:number]))
     finished = GAMES[table.game].result(state) is not None
     then = replace(table, state=state, moves=number,
                    status="finished" if finished else "playing")

@@ -289,7 +289,8 @@ def take_seat_by_code(table: Snapshot, typed: Any) -> str:
     def give_seat(before: Snapshot) -> Change:
         player = next((p for p in before.players if p.rejoin_code_hash
                        and hmac.compare_digest(p.rejoin_code_hash, wanted)), None)
-        if player is None or player.rejoin_code_until < utcnow():
+        if (player is None or player.rejoin_code_until is None
+                or player.rejoin_code_until < utcnow()):
             raise illegal(NO_SUCH_REJOIN_CODE)
         return Change(edit_seats={player.id: {"token_hash": hash_token(token),
                                               "rejoin_code_hash": None,

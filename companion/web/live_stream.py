@@ -37,9 +37,8 @@ def event_stream(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], s
 
 def stream_response(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], str],
                     since: int, revoked: str) -> Response:
-    app = current_app._get_current_object()
-    live.start_watcher(app.extensions["companion_read_versions"],
-                       app.extensions["companion_listen_dsn"])
+    live.start_watcher(current_app.extensions["companion_read_versions"],
+                       current_app.extensions["companion_listen_dsn"])
     table_id, code, version = table.id, table.code, table.version
     store.release_session_connection()  # held by no stream while it waits
 
