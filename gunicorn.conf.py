@@ -2,11 +2,11 @@
 
 Every phone holds a live stream (server-sent events) open. gevent workers hold each
 stream as a cheap greenlet instead of an OS thread: the benchmark (bench/,
-docs/performance.md) measured about half the CPU per move and half the memory of threads
-at 1,000 phones.
+docs/performance.md) measured less CPU per move and less memory than threads at 1,000
+phones.
 
-On SQLite the server is one gevent worker, and more are refused: one keeps up with about
-200 moves a second (a table of six makes one every few seconds), and one process needs no
+On SQLite the server is one gevent worker, and more are refused: one keeps up with a
+club's tables (docs/performance.md has the rate it holds), and one process needs no
 messages between processes to wake its streams. More workers, or more servers, need
 PostgreSQL, whose LISTEN/NOTIFY tells every process of a change: there, one worker per
 core, two at most by default.
@@ -79,7 +79,7 @@ def on_starting(server):
 
 def post_worker_init(worker):
     """What the worker loaded to serve is there for good: keep the garbage collector from
-    walking it again and again (a full collection paused a busy worker for 100 ms), and
+    walking it again and again (a full collection pauses a busy worker), and
     collect young objects less often. And end the streams when told to stop."""
     import gc
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from flask import Flask
 from jinja2 import FileSystemLoader
 from markupsafe import Markup
-from sqlalchemy import event, text
+from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import commands, config
+from . import commands, config, store
 from .extensions import csrf, db, limiter, migrate, storage_options
 from .games import GAMES
 from .jsontext import JSONProvider, to_json
@@ -53,7 +53,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if app.config["PROXIES"]:
         trusted = app.config["PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted, x_proto=trusted, x_host=trusted)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's way to wrap it
+            app.wsgi_app, x_for=trusted, x_proto=trusted, x_host=trusted)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
@@ -77,7 +78,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     compress.register(app, [root / "static" for root in file_roots()])
     commands.register(app)
     app.jinja_env.globals["url_for"] = url_for
-    app.jinja_env.globals["has_template"] = app.jinja_env.has_template
+    jinja_env = app.jinja_env
+    if isinstance(jinja_env, TemplateEnvironment):
+        app.jinja_env.globals["has_template"] = jinja_env.has_template
     app.jinja_env.globals["qr_svg"] = links.qr_svg
     app.jinja_env.globals["game_name"] = box_labels.game_name
     app.jinja_env.filters["name_list"] = name_list
@@ -89,10 +92,6 @@ def create_app(overrides: dict | None = None) -> Flask:
     return app
 
 
-# Any fixed number: the PostgreSQL advisory lock held while one server upgrades the schema.
-SCHEMA_LOCK = 0x636F6D70
-
-
 def upgrade_database(app: Flask) -> None:
     """Bring the database schema up to date (Alembic), quietly: a server starting prints
     only its address (migrations/env.py). Servers starting together on one PostgreSQL
@@ -102,17 +101,8 @@ def upgrade_database(app: Flask) -> None:
     def upgrade_quietly() -> None:
         upgrade(x_arg=["log=warnings"])
 
-    with app.app_context():
-        if db.engine.dialect.name != "postgresql":
-            upgrade_quietly()
-            return
-        with db.engine.connect() as lock:
-            lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK})
-            try:
-                upgrade_quietly()
-            finally:
-                lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
-                lock.commit()
+    with app.app_context(), store.schema_upgrade_lock():
+        upgrade_quietly()
 
 
 def file_roots() -> list[Path]:
@@ -151,14 +141,9 @@ def name_list(player_ids: list[int], names: dict[int, str]) -> str:
 
 
 def _watch_other_processes(app: Flask) -> None:
-    from .models import Table
-
     def read_versions(codes: list[str]) -> dict[str, int]:
         with app.app_context():
-            rows = db.session.execute(
-                db.select(Table.code, Table.version).where(Table.code.in_(codes))).all()
-            db.session.remove()
-            return {code: version for code, version in rows}
+            return store.history.versions_of(codes)
 
     app.extensions["companion_read_versions"] = read_versions
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])

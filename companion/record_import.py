@@ -22,13 +22,11 @@ from flask_babel import lazy_gettext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .auth import hash_token, new_token
-from .extensions import db
 from .games import GAMES
 from .games.engine import MAX_PLAYER_ID, Note
 from .games.replay import UndoOutOfOrder, in_effect, replayed_lines, seat_order
 from .jsontext import to_json
-from .models import Table
-from .store import free_code
+from . import store
 from .store.reads import CODE_LENGTH, CODE_LETTERS
 from .table.checks import field_problem
 from .table.notes import rejoin_notes
@@ -135,7 +133,7 @@ def checked(document: Any, name: str) -> RecordFile:
     seqs = [entry.seq for entry in record.log]
     if seqs != sorted(set(seqs)):
         raise ImportRefused(said(DAMAGED, name=name, where=LOG_OUT_OF_ORDER))
-    strangers = {entry.player for entry in record.log} - set(ids) - {None}
+    strangers = {entry.player for entry in record.log if entry.player is not None} - set(ids)
     if strangers:
         raise ImportRefused(said(DAMAGED, name=name,
                                  where=said(STRANGER, player=min(strangers))))
@@ -143,9 +141,11 @@ def checked(document: Any, name: str) -> RecordFile:
 
 
 def _time(value: str | None, name: str) -> datetime | None:
+    return None if value is None else _moment(value, name)
+
+
+def _moment(value: str, name: str) -> datetime:
     """A time of the record as this database keeps it (UTC, without a zone)."""
-    if value is None:
-        return None
     try:
         moment = datetime.fromisoformat(value)
         if moment.tzinfo is not None:
@@ -197,7 +197,7 @@ def table_record(document: Any, name: str) -> TableRecord:
             action=entry.action if entry.kind == "action" else None, notes=notes,
             reveal=any(n["reveal"] for n in notes), undoes=entry.undoes
             if entry.kind == "undo" else None, action_id=None, version=version,
-            at=_time(entry.at, name).isoformat()))
+            at=_moment(entry.at, name).isoformat()))
     return TableRecord(
         code=record.code, game=record.game, options=record.options, seed=record.seed,
         status="finished", host_token_hash=hash_token(new_token()),
@@ -219,10 +219,8 @@ def plain(value: Any) -> Any:
 
 def already_here(table: TableRecord) -> str | None:
     """The code of the table this game already is in this database, if it is."""
-    return db.session.execute(
-        db.select(Table.code).where(Table.game == table.game, Table.seed == table.seed,
-                                    Table.created_at == datetime.fromisoformat(table.created_at))
-    ).scalars().first()
+    return store.history.code_of_game(table.game, table.seed,
+                                      datetime.fromisoformat(table.created_at))
 
 
 def import_record(document: Any, name: str) -> tuple[str, bool]:
@@ -232,9 +230,8 @@ def import_record(document: Any, name: str) -> tuple[str, bool]:
     present = already_here(table)
     if present is not None:
         return present, False
-    code_taken = db.session.execute(
-        db.select(Table.id).where(Table.code == table.code)).first() is not None
-    if code_taken or not re.fullmatch(f"[{CODE_LETTERS}]{{{CODE_LENGTH}}}", table.code):
-        table = table.model_copy(update={"code": free_code()})
+    if (store.history.code_taken(table.code)
+            or not re.fullmatch(f"[{CODE_LETTERS}]{{{CODE_LENGTH}}}", table.code)):
+        table = table.model_copy(update={"code": store.free_code()})
     insert([table])
     return table.code, True

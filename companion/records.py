@@ -3,8 +3,8 @@ replayed, the chart of the scores over the game, and the past games of this serv
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
@@ -12,17 +12,13 @@ from typing import Any
 from flask_babel import get_locale, lazy_gettext
 from markupsafe import Markup
 
-from sqlalchemy.orm import selectinload, undefer
-
 from . import store
 from .chart import line_chart
-from .errors import bad_request, conflict
-from .extensions import db
+from .errors import conflict
 from .games import GAMES
-from .games.engine import IllegalAction
-from .games.replay import in_effect, replay, seat_order
-from .models import Event, Table
-from .record_import import FORMAT_TAG as RECORD_FORMAT, READ_TAGS as RECORD_FORMATS
+from .games.engine import Result
+from .games.replay import in_effect, seat_order
+from .record_import import FORMAT_TAG as RECORD_FORMAT
 from .snapshots import Snapshot
 from .table.moves import replay_table
 
@@ -33,8 +29,7 @@ def record(table: Snapshot) -> dict:
         raise conflict(lazy_gettext("The record is available when the game is over (it "
                                     "holds the seed, which would give away the shuffles)."))
     events = store.events(table.id)
-    created_at = db.session.execute(
-        db.select(Table.created_at).where(Table.id == table.id)).scalar_one()
+    created_at = store.history.created_at(table.id)
     return {
         "format": RECORD_FORMAT, "game": table.game, "code": table.code,
         "options": table.options, "seed": table.seed,
@@ -43,27 +38,18 @@ def record(table: Snapshot) -> dict:
         "log": [{"seq": e.seq, "kind": e.kind, "player": e.actor, "action": e.action,
                  "undoes": e.undoes, "at": e.at.isoformat() + "Z", "notes": e.notes}
                 for e in events],
-        "result": GAMES[table.game].result(table.state).to_json(),
+        "result": final_result(table).to_json(),
         "created_at": created_at.isoformat() + "Z",
-        "finished_at": table.finished_at.isoformat() + "Z",
+        "finished_at": (table.finished_at or created_at).isoformat() + "Z",
     }
 
 
-def replay_record(data: Any) -> tuple[dict, Any]:
-    """(state, result) of a record, replayed with the engine alone."""
-    if not isinstance(data, dict) or data.get("format") not in RECORD_FORMATS:
-        raise bad_request(lazy_gettext("That is not a Companion game record."))
-    engine = GAMES.get(data.get("game"))
-    if engine is None:
-        raise bad_request(lazy_gettext("That record is of a game this server does not have."))
-    try:
-        log = [SimpleNamespace(**entry) for entry in data["log"]]
-        actions = [(entry.player, entry.action) for entry in in_effect(log)]
-        state = replay(engine, data["order"], data["options"], data["seed"], actions)
-    except (AttributeError, KeyError, TypeError, ValueError, IllegalAction) as exc:
-        raise bad_request(lazy_gettext("That record does not replay: %(reason)s",
-                                       reason=str(exc))) from None
-    return state, engine.result(state)
+def final_result(table: Snapshot | store.history.Listed) -> Result:
+    """The result of a finished table (which has one)."""
+    result = GAMES[table.game].result(table.state)
+    if result is None:
+        raise ValueError(f"table {table.code} is finished without a result")
+    return result
 
 
 def score_series(table: Snapshot) -> dict[int, list[int]]:
@@ -83,32 +69,28 @@ def score_chart(table: Snapshot) -> Markup:
     """The score chart of a finished table, drawn once per version in this process (every
     screen shows it at the end, and drawing it replays the game), in each language it is
     read in."""
-    return _chart(str(db.engine.url), table.id, table.version, str(get_locale()))
+    return _chart(store.database_name(), table.id, table.version, str(get_locale()))
 
 
 @lru_cache(maxsize=64)
 def _chart(database: str, table_id: int, version: int, language: str) -> Markup:
     seen = store.at_least(table_id, version)
-    label = GAMES[seen.game].result(seen.state).score_label
+    label = final_result(seen).score_label
     return line_chart(score_series(seen), {p.id: p.name for p in seen.players}, label)
 
 
 def past_games(limit: int = 50) -> list[dict]:
     """The finished tables of this server, newest first."""
-    tables = db.session.execute(
-        db.select(Table).where(Table.status == "finished")
-        .options(undefer(Table.state), selectinload(Table.players))
-        .order_by(Table.finished_at.desc()).limit(limit)).scalars()
     games = []
-    for table in tables:
+    for table in store.history.finished_tables(limit):
         engine = GAMES[table.game]
-        result = engine.result(table.state)
-        names = {p.id: p.name for p in table.players}
+        result = final_result(table)
+        names = dict(table.players)
         games.append({"code": table.code, "game": engine.played_as(table.options),
                       "kind": engine.id, "totals": engine.keeps_totals,
                       "lowest_wins": bool(table.options.get("lowest_wins")),
                       "finished_at": table.finished_at,
-                      "players": [p.name for p in table.players],
+                      "players": list(names.values()),
                       "winners": [names.get(w, "?") for w in result.winners],
                       "standings": [(names.get(s.player, "?"), s.place, s.score)
                                     for s in result.standings]})
@@ -124,16 +106,12 @@ def games_in_play(limit: int = 50, status: str = "playing") -> list[dict]:
     """The tables of this server whose game is being played (or, with `status="ended"`,
     was ended by its host before its end), the most recently played first; each says
     when it was last played (`played_at`, UTC) and whether that was over a day ago."""
-    tables = db.session.execute(
-        db.select(Table).where(Table.status == status)
-        .options(selectinload(Table.players))
-        .order_by(Table.updated_at.desc()).limit(limit)).scalars()
     idle_since = datetime.now(timezone.utc) - IDLE_AFTER
     games = []
-    for table in tables:
+    for table in store.history.tables_in_status(status, limit):
         played_at = datetime.fromtimestamp(table.updated_at, timezone.utc)
         games.append({"code": table.code, "game": GAMES[table.game].played_as(table.options),
-                      "opened_at": table.created_at, "players": [p.name for p in table.players],
+                      "opened_at": table.created_at, "players": [name for _, name in table.players],
                       "played_at": played_at.replace(tzinfo=None),
                       "idle": played_at < idle_since})
     return games
@@ -165,8 +143,6 @@ def player_stats(games: list[dict], totals: bool = False) -> list[dict]:
 
 CATALOGUE_SIZE = 40
 CATALOGUE_SCAN = 2000
-LOG_ENTRIES = db.select(Event.table_id, Event.seq, Event.kind, Event.undoes, Event.action) \
-    .where(Event.kind.in_(("action", "undo")))
 
 
 def catalogue(game: str, action_type: str, field: str,
@@ -178,27 +154,24 @@ def catalogue(game: str, action_type: str, field: str,
     Less what the table `here` already holds: an entry is offered while `here` has fewer
     of it than some one table had, so a card the box holds twice stays on offer until
     both copies are on the table."""
-    entries, counts = _entries(
-        LOG_ENTRIES.join(Table, Table.id == Event.table_id).where(Table.game == game)
-        .order_by(Event.id.desc()).limit(CATALOGUE_SCAN), action_type, field)
+    entries, counts = _entries(store.history.latest_log_entries(game, CATALOGUE_SCAN),
+                               action_type, field)
     copies: Counter[str] = Counter()
     for table_id, counted in counts.items():
         if here is None or table_id != here.id:
             copies |= counted  # the most copies any one table had
     held: Counter[str] = Counter()
     if here is not None:
-        _, counts = _entries(LOG_ENTRIES.where(Event.table_id == here.id,
-                                               Event.version <= here.version),
+        _, counts = _entries(store.history.log_entries_of(here.id, here.version),
                              action_type, field)
         held = counts.get(here.id, Counter())
     return [entries[key] for key in copies if held[key] < copies[key]][:CATALOGUE_SIZE]
 
 
-def _entries(query, action_type: str, field: str) -> tuple[dict[str, dict],
-                                                          dict[int, Counter[str]]]:
-    """The entries of `field` in the actions of `action_type` the query reads that are in
-    effect (in the order read), and per table how many times each was made."""
-    rows = db.session.execute(query).all()
+def _entries(rows: Sequence[Any], action_type: str,
+             field: str) -> tuple[dict[str, dict], dict[int, Counter[str]]]:
+    """The entries of `field` in the actions of `action_type` among these log rows that
+    are in effect (in their order), and per table how many times each was made."""
     by_table: dict[int, list] = defaultdict(list)
     for row in rows:
         by_table[row.table_id].append(row)

@@ -34,14 +34,11 @@ from typing import Any, Literal, Optional, TextIO
 import click
 from flask_babel import lazy_gettext
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
-from sqlalchemy import func
 
 from . import store
-from .extensions import db
 from .games import GAMES
 from .games.engine import IllegalAction, Note
 from .games.replay import in_effect, replay, seat_order
-from .models import Event, Player, Table
 from .errors import CompanionError
 from .table import notes
 from .table.checks import field_problem
@@ -180,30 +177,27 @@ def _parse_time(value: str | None, code: str) -> datetime | None:
 
 # -- export ------------------------------------------------------------------------
 
-def table_record(table: Table) -> dict:
-    events = db.session.execute(
-        db.select(Event).where(Event.table_id == table.id).order_by(Event.seq)).scalars()
+def table_record(table: store.history.Whole) -> dict:
+    row = table.row
     return {
-        "code": table.code, "game": table.game, "options": table.options,
-        "seed": table.seed, "status": table.status, "host_token_hash": table.host_token_hash,
-        "first_player": table.first_player, "version": table.version, "moves": table.moves,
-        "state": table.state, "created_at": _time(table.created_at),
-        "updated_at": table.updated_at, "finished_at": _time(table.finished_at),
-        "next_code": table.next_code,
+        "code": row.code, "game": row.game, "options": row.options,
+        "seed": row.seed, "status": row.status, "host_token_hash": row.host_token_hash,
+        "first_player": row.first_player, "version": row.version, "moves": row.moves,
+        "state": row.state, "created_at": _time(row.created_at),
+        "updated_at": row.updated_at, "finished_at": _time(row.finished_at),
+        "next_code": row.next_code,
         "players": [{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                      "token_hash": p.token_hash, "local": p.local,
                      "joined_at": _time(p.joined_at)} for p in table.players],
         "events": [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "actor_key": e.actor_key,
                     "action": e.action, "notes": e.notes, "reveal": e.reveal,
                     "undoes": e.undoes, "action_id": e.action_id, "version": e.version,
-                    "at": _time(e.at)} for e in events],
+                    "at": _time(e.at)} for e in table.events],
     }
 
 
 def export_to(out: TextIO) -> int:
     """Write every table to `out`, oldest first, one at a time; how many."""
-    ids = db.session.execute(
-        db.select(Table.id).order_by(Table.created_at, Table.code)).scalars().all()
     defaults, named = store.saved.everything()
     out.write(f'{{"format": "{FORMAT}", "version": {VERSION},\n')
     for key, rows in (("saved_defaults", defaults), ("saved_options", named)):
@@ -213,12 +207,12 @@ def export_to(out: TextIO) -> int:
                   sort_keys=True)
         out.write(",\n")
     out.write('"tables": [')
-    for index, table_id in enumerate(ids):
-        out.write(",\n" if index else "\n")
-        json.dump(table_record(db.session.get(Table, table_id)), out, sort_keys=True)
-        db.session.expunge_all()  # what was written is not kept
+    count = 0
+    for count, table in enumerate(store.history.whole_tables(), start=1):
+        out.write(",\n" if count > 1 else "\n")
+        json.dump(table_record(table), out, sort_keys=True)
     out.write("\n]}\n")
-    return len(ids)
+    return count
 
 
 # -- import ------------------------------------------------------------------------
@@ -243,11 +237,6 @@ def parse_json(content: str, name: str) -> Any:
                             400) from None
     except RecursionError:
         raise ImportRefused(said(TOO_DEEP, name=name), 400) from None
-
-
-def read_document(path: Path) -> list[TableRecord]:
-    """The tables of an export file, checked for shape; refused with a clear reason."""
-    return tables_of(read_json(path), path)
 
 
 def tables_of(document: Any, path: Path) -> list[TableRecord]:
@@ -312,7 +301,7 @@ def replayed_state(record: TableRecord) -> dict | None:
     seats = [p.id for p in sorted(record.players, key=lambda p: p.seat)]
     try:
         state = replay(engine, seat_order(seats, record.first_player), record.options,
-                       record.seed, [(e.actor, e.action) for e in effective])
+                       record.seed, [(e.actor, e.action or {}) for e in effective])
         finished = engine.result(state) is not None
     except Exception as exc:
         raise ImportRefused(said(DOES_NOT_REPLAY, table=code, title=engine.title,
@@ -370,8 +359,8 @@ def _renumber_where_taken(records: list[TableRecord]) -> list[TableRecord]:
     ids = [p.id for record in records for p in record.players]
     if not ids:
         return records
-    taken = set(db.session.execute(db.select(Player.id).where(Player.id.in_(ids))).scalars())
-    largest = db.session.execute(db.select(func.max(Player.id))).scalar() or 0
+    taken = store.history.taken_player_ids(ids)
+    largest = store.history.largest_player_id()
     next_id = max(largest, *ids) + 1
     placed = []
     for record in records:
@@ -385,19 +374,20 @@ def _renumber_where_taken(records: list[TableRecord]) -> list[TableRecord]:
     return placed
 
 
-def import_from(path: Path) -> tuple[int, int]:
-    """Import the tables of an export file: (imported, already there)."""
-    return import_document(read_json(path), path)
+# The saved settings an export holds, by key: their shape.
+SAVED_SETTINGS: dict[str, TypeAdapter[list[SavedDefaultsRecord]]
+                     | TypeAdapter[list[SavedOptionsRecord]]] = {
+    "saved_defaults": TypeAdapter(list[SavedDefaultsRecord]),
+    "saved_options": TypeAdapter(list[SavedOptionsRecord])}
 
 
 def settings_of(document: dict, path: Path) -> tuple[list[dict], list[dict]]:
     """The saved settings of an export document, checked for shape and by their games'
     rules, as `store.saved.merge` takes them (none in a file without them)."""
     found: tuple[list[dict], list[dict]] = ([], [])
-    kinds = {"saved_defaults": SavedDefaultsRecord, "saved_options": SavedOptionsRecord}
-    for kind, (key, model) in enumerate(kinds.items()):
+    for kind, (key, shape) in enumerate(SAVED_SETTINGS.items()):
         try:
-            records = TypeAdapter(list[model]).validate_python(document.get(key, []))
+            records = shape.validate_python(document.get(key, []))
         except ValidationError as exc:
             error = exc.errors()[0]
             raise ImportRefused(said(SETTINGS_DAMAGED, name=str(path), problem=field_problem(
@@ -437,16 +427,14 @@ def import_document(document: Any, path: Path) -> tuple[int, int]:
     twice = {code for code in codes if codes.count(code) > 1}
     if twice:
         raise ImportRefused(said(TWICE, table=sorted(twice)[0]))
-    present = {table.code: table for table in db.session.execute(
-        db.select(Table).where(Table.code.in_(codes))).scalars()} if codes else {}
+    present = store.history.creation_times(codes)
     new = []
     for record in records:
-        existing = present.get(record.code)
-        if existing is None:
+        if record.code not in present:
             new.append(record)
-        elif _time(existing.created_at) != record.created_at:
+        elif _time(present[record.code]) != record.created_at:
             raise ImportRefused(said(CODE_TAKEN, table=record.code,
-                                     created=_time(existing.created_at),
+                                     created=_time(present[record.code]),
                                      given=record.created_at))
     for record in new:
         check_replay(record)

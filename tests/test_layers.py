@@ -51,3 +51,45 @@ def test_the_games_import_neither_flask_nor_the_database():
                 for path in games for line, module in imports_of(path)
                 if module.split(".")[0] in outside or module.startswith(outside)]
     assert games and not problems, "\n".join(problems)
+
+
+STORE = COMPANION / "store"
+# Where the database itself is defined: its tables and the extension that binds it to the app.
+DATABASE_DEFINITIONS = {COMPANION / "models.py", COMPANION / "extensions.py"}
+# What builds or runs a statement: SQLAlchemy's statement and loader constructors, and the
+# mapped tables a statement is built from.
+STATEMENT_BUILDERS = {"select", "insert", "update", "delete", "text", "func", "bindparam",
+                      "literal", "literal_column", "column", "table", "and_", "or_", "not_",
+                      "exists", "case", "join", "outerjoin", "union", "Select", "Insert",
+                      "Update", "Delete", "Session", "sessionmaker", "scoped_session",
+                      "Query", "selectinload", "joinedload", "subqueryload", "lazyload",
+                      "undefer", "defer", "load_only", "contains_eager", "aliased",
+                      "create_engine", "Connection"}
+MAPPED_TABLES = {"Table", "Player", "Event", "SavedDefaults", "SavedOptions"}
+
+
+def database_uses(path: Path) -> list[str]:
+    """Where a module reaches the database other than through the store: the extension's
+    session, engine or statement helpers, a statement built, a mapped table imported."""
+    found = [f"{line}: {module}" for line, module in imports_of(path)
+             if (module.startswith("sqlalchemy.") and module.rpartition(".")[2]
+                 in STATEMENT_BUILDERS)
+             or (module.startswith("companion.models.")
+                 and module.rpartition(".")[2] in MAPPED_TABLES)]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import) and any(
+                alias.name.split(".")[0] == "sqlalchemy" for alias in node.names):
+            found.append(f"{node.lineno}: import sqlalchemy")
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id == "db" and node.attr != "init_app"):
+            found.append(f"{node.lineno}: db.{node.attr}")
+    return found
+
+
+def test_only_the_store_reaches_the_database():
+    outside = [path for path in COMPANION.rglob("*.py")
+               if STORE not in path.parents and path not in DATABASE_DEFINITIONS]
+    problems = [f"{path.relative_to(COMPANION.parent)}:{use}"
+                for path in outside for use in database_uses(path)]
+    assert outside and not problems, "\n".join(problems)
+

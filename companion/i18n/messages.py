@@ -18,14 +18,14 @@ from markupsafe import Markup, escape
 from ..games.messages import (NAME_PLACEHOLDER, Listed, Message, Player, is_message_json,
                               message)
 
-from .reading import Reading, reading  # (the request's language and catalog)
+from .reading import Reading, request_language
 
 NOBODY_KNOWN = message("someone")  # the name of a player no longer at the table
 
 
 def language() -> str:
     """The language messages are rendered in now (a cache key for rendered lines)."""
-    return reading().language
+    return request_language().language
 
 
 @overload
@@ -35,17 +35,17 @@ def render(text: Any, names: dict[int, str], html: bool = False) -> str: ...
 def render(text: Any, names: dict[int, str], html: bool = False) -> str:
     """`text` (a message, or a plain line stored before the engines spoke in messages) as
     this screen reads it: Markup when `html`."""
-    return _render(text, names, html, reading())
+    return _render(text, names, html, request_language())
 
 
 def render_all(texts, names: dict[int, str], html: bool = False) -> list[str]:
-    reader = reading()
+    reader = request_language()
     return [_render(text, names, html, reader) for text in texts]
 
 
 def names_listed(player_ids, names: dict[int, str], html: bool = False) -> str:
     """Players' names as a sentence lists them in this language: "A, B and C"."""
-    reader, quote = reading(), _quote(html)
+    reader, quote = request_language(), _quote(html)
     listed = _list(tuple(_name(player, names, quote, reader) for player in player_ids),
                    False, reader.lists)
     return Markup(listed) if html else listed
@@ -54,12 +54,12 @@ def names_listed(player_ids, names: dict[int, str], html: bool = False) -> str:
 def words_listed(items) -> Markup:
     """Words (text or markup) listed as a sentence lists them in this language, each
     escaped unless it is markup."""
-    return Markup(_list(tuple(escape(item) for item in items), False, reading().lists))
+    return Markup(_list(tuple(escape(item) for item in items), False, request_language().lists))
 
 
 def render_deep(value: Any, names: dict[int, str]) -> Any:
     """`value` (a view's or a result's plain data) with every message in it rendered."""
-    return _deep(value, names, reading())
+    return _deep(value, names, request_language())
 
 
 def _deep(value: Any, names: dict[int, str], reader: Reading) -> Any:

@@ -31,9 +31,9 @@ def _reading(locale: Locale, translations: NullTranslations) -> Reading:
 ENGLISH = _reading(Locale("en"), NullTranslations())
 
 
-def reading() -> Reading:
-    """This request's reading, in the locale Flask-Babel chose for it (which its
-    `force_locale` and `refresh` change)."""
+def request_language() -> Reading:
+    """The language this request is read in: the locale Flask-Babel chose for it (which
+    its `force_locale` and `refresh` change) and its catalog."""
     if not has_request_context():
         return ENGLISH
     locale = get_locale()

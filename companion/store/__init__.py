@@ -12,15 +12,21 @@ the seats, the notice to other processes), tries it again on the table as it is 
 should another writer have got there first, and afterwards puts the new snapshot in the
 cache and wakes this process's streams. Nothing outside the store touches a connection
 for a table.
+
+Off the path of a move, `history` reads tables whole (the lists of games, past logs, an
+export, what an import must know of what is here) and `saved` the options kept under a
+name and the games' saved defaults.
 """
-from .loading import at_least, cache, find_version, latest, load
-from . import saved
+from .connections import database_answers, release_session_connection, schema_upgrade_lock
+from .loading import at_least, cache, database_name, find_version, latest, load
+from . import history, saved
 from .saved import Named
 from .reads import actions_in_effect, actions_since, events, free_code, sent_action
 from .writing import (WRITE_RETRIES, Change, NewTable, Written, busy, create_table,
                       import_tables, write)
 
 __all__ = ["WRITE_RETRIES", "Change", "Named", "NewTable", "Written", "actions_in_effect",
-           "actions_since",
-           "at_least", "busy", "cache", "create_table", "events", "find_version",
-           "free_code", "import_tables", "latest", "load", "saved", "sent_action", "write"]
+           "actions_since", "at_least", "busy", "cache", "create_table", "database_answers",
+           "database_name", "events", "find_version", "free_code", "history",
+           "import_tables", "latest", "load", "release_session_connection", "saved",
+           "schema_upgrade_lock", "sent_action", "write"]

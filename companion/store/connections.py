@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 
 from ..extensions import db
 
@@ -25,7 +25,7 @@ def _session_in_transaction() -> bool:
 
 
 @contextmanager
-def reading() -> Iterator[Connection]:
+def read_connection() -> Iterator[Connection]:
     if _session_in_transaction():
         yield db.session.connection()
         return
@@ -61,3 +61,41 @@ def _one_writer() -> Iterator[None]:
             yield
     else:
         yield
+
+
+def release_session_connection() -> None:
+    """Give back the connection this thread's ORM session holds, if it holds one (a stream
+    must not hold one while it waits)."""
+    db.session.remove()
+
+
+def database_answers() -> None:
+    """One trivial statement on a connection of the pool: raises what the database
+    raises when it cannot be reached."""
+    with read_connection() as connection:
+        connection.execute(SELECT_ONE)
+
+
+SELECT_ONE = text("SELECT 1")
+
+
+
+# Any fixed number: the PostgreSQL advisory lock held while one server upgrades the schema.
+SCHEMA_LOCK = 0x636F6D70
+
+
+@contextmanager
+def schema_upgrade_lock() -> Iterator[None]:
+    """Held while this server brings the schema up to date: servers starting together on
+    one PostgreSQL take turns (the first upgrades, the others then find nothing to do).
+    SQLite has one server."""
+    if db.engine.dialect.name != "postgresql":
+        yield
+        return
+    with db.engine.connect() as lock:
+        lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK})
+        try:
+            yield
+        finally:
+            lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
+            lock.commit()

@@ -14,20 +14,20 @@ from ..extensions import db
 from ..games.replay import in_effect
 from ..snapshots import LOG_TAIL, UNDO_TAIL, Entry, InEffect, Seat, Snapshot
 from . import reads
-from .connections import reading
+from .connections import read_connection
 
 
 def find_version(code: str) -> tuple[int, int] | None:
     """The id and version of the table of this code, if there is one."""
     if not re.fullmatch(f"[A-Z]{{{reads.CODE_LENGTH}}}", code):
         return None
-    with reading() as connection:
+    with read_connection() as connection:
         return reads.table_by_code(connection, code)
 
 
 def latest(table: Snapshot) -> Snapshot:
     """The table at its current version, which another writer may have moved on."""
-    with reading() as connection:
+    with read_connection() as connection:
         version = reads.table_version(connection, table.id)
     return at_least(table.id, version)
 
@@ -46,7 +46,7 @@ def load(table_id: int, known: Snapshot | None = None) -> Snapshot:
     to its version, so the parts agree (players are read after the row: they may be
     newer, never older). From a `known` older snapshot, when only moves were made since
     (one event per version), only those are read."""
-    with reading() as connection:
+    with read_connection() as connection:
         row = reads.table_row(connection, table_id)
         if known is not None and known.status != "lobby" and known.version < row.version:
             later = reads.moves_since(connection, table_id, known.version, row.version)
@@ -83,9 +83,11 @@ def _after_actions(known: Snapshot, row, later: Sequence) -> Snapshot:
 _database_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def database_name(engine) -> str:
-    """The engine's database URL as text, worked out once per engine (rendering it
-    anew for every read of the cache cost a twentieth of a move)."""
+def database_name() -> str:
+    """The app's database URL as text, worked out once per engine (it is part of the key
+    of every read of the cache): what keeps apart the tables of several apps in one
+    process."""
+    engine = db.engine
     name = _database_names.get(engine)
     if name is None:
         name = _database_names[engine] = str(engine.url)
@@ -105,7 +107,7 @@ class Cache:
 
     @staticmethod
     def _key(table_id: int) -> tuple[str, int]:
-        return database_name(db.engine), table_id
+        return database_name(), table_id
 
     def get(self, table_id: int) -> Snapshot | None:
         key = self._key(table_id)

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Row, bindparam, func, select
 
 from ..games.replay import in_effect
 from ..models import Event, Player, Table
-from .connections import reading
+from .connections import read_connection
 
 TABLES, PLAYERS, EVENTS = Table.__table__, Player.__table__, Event.__table__
 
@@ -88,7 +88,7 @@ def moves_since(connection: Connection, table_id: int, after: int, upto: int) ->
 
 def sent_action(table_id: int, actor_key: str, action_id: str) -> tuple[int, int, list] | None:
     """The version, seq and notes of the action this sender already sent with this id."""
-    with reading() as connection:
+    with read_connection() as connection:
         row = connection.execute(SENT, {"table_id": table_id, "actor_key": actor_key,
                                         "action_id": action_id}).first()
     return (row[0], row[1], row[2]) if row else None
@@ -96,7 +96,7 @@ def sent_action(table_id: int, actor_key: str, action_id: str) -> tuple[int, int
 
 def events(table_id: int) -> Sequence[Row]:
     """The table's whole log, oldest first (`event.seq`, `event.action`, ...)."""
-    with reading() as connection:
+    with read_connection() as connection:
         return connection.execute(FULL_LOG, {"table_id": table_id}).all()
 
 
@@ -106,7 +106,7 @@ def actions_since(table_id: int, after: int, upto: int) -> list[Row] | None:
     several moves). Read newest first, no further back than one event per version, so a
     long log is not read for the last few versions."""
     most = upto - after + 1
-    with reading() as connection:
+    with read_connection() as connection:
         newest = connection.execute(NEWEST_EVENTS, {"table_id": table_id,
                                                     "most": most}).all()
     later = [event for event in newest if after < event.version <= upto]
@@ -123,7 +123,7 @@ def actions_in_effect(table_id: int) -> list[Row]:
 def free_code() -> str:
     """A room code no table has (a concurrent creation may still take it: the code's
     unique index tells, and the creation draws again)."""
-    with reading() as connection:
+    with read_connection() as connection:
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
             if not connection.execute(CODE_TAKEN, {"code": code}).scalar():

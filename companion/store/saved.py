@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from collections import Counter
+
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from collections import Counter
-
 from ..models import SavedDefaults, SavedOptions, utcnow
-from .connections import reading
+from .connections import read_connection, transaction
 from .reads import TABLES
 
 SAVED = SavedOptions.__table__
@@ -50,7 +50,7 @@ def save(connection: Connection, named: Named) -> None:
 
 def saved(game: str, limit: int = OFFERED) -> list[Named]:
     """The names saved for a game, the most used first (then the latest saved)."""
-    with reading() as connection:
+    with read_connection() as connection:
         rows = connection.execute(
             select(SAVED.c.name, SAVED.c.options).where(SAVED.c.game == game)
             .order_by(SAVED.c.uses.desc(), SAVED.c.saved_at.desc(), SAVED.c.id.desc())
@@ -60,7 +60,7 @@ def saved(game: str, limit: int = OFFERED) -> list[Named]:
 
 def find(game: str, name: str) -> Named | None:
     """The options saved under a name (in any case), None if there are none."""
-    with reading() as connection:
+    with read_connection() as connection:
         row = connection.execute(
             select(SAVED.c.name, SAVED.c.options).where(
                 SAVED.c.game == game, SAVED.c.name_key == name.casefold())).first()
@@ -72,7 +72,7 @@ def names(game: str, option: str, limit: int = OFFERED) -> list[str]:
     those of its latest tables that nothing is saved under, the most frequent first."""
     offered = [named.name for named in saved(game, limit)]
     known = {name.casefold() for name in offered}
-    with reading() as connection:
+    with read_connection() as connection:
         rows = connection.execute(
             select(TABLES.c.options).where(TABLES.c.game == game)
             .order_by(TABLES.c.id.desc()).limit(TABLES_LOOKED_AT)).all()
@@ -82,10 +82,31 @@ def names(game: str, option: str, limit: int = OFFERED) -> list[str]:
     return offered[:limit]
 
 
+def defaults(game: str) -> dict[str, Any]:
+    """The option values saved as this server's defaults for a game ({} if none)."""
+    with read_connection() as connection:
+        options = connection.execute(select(DEFAULTS.c.options)
+                                     .where(DEFAULTS.c.game == game)).scalar()
+    return dict(options) if options else {}
+
+
+def save_defaults(game: str, options: dict[str, Any]) -> None:
+    """Keep these option values as this server's defaults for a game, in place of any
+    saved before."""
+    with transaction() as connection:
+        dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+        statement = dialect.insert(DEFAULTS).values(game=game, options=options,
+                                                    saved_at=utcnow())
+        connection.execute(statement.on_conflict_do_update(
+            index_elements=[DEFAULTS.c.game],
+            set_={"options": statement.excluded.options,
+                  "saved_at": statement.excluded.saved_at}))
+
+
 def everything() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Every game's saved defaults, by game, and every option set saved under a name, by
     game and name: what an export holds of them."""
-    with reading() as connection:
+    with read_connection() as connection:
         defaults = connection.execute(select(DEFAULTS.c.game, DEFAULTS.c.options,
                                              DEFAULTS.c.saved_at).order_by(DEFAULTS.c.game))
         named = connection.execute(

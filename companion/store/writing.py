@@ -116,7 +116,7 @@ def write(table: Snapshot, compute: Callable[[Snapshot], Change | None],
 
 def _sent_again(table: Snapshot, action_id: str | None,
                 actor_key: str | None) -> Written | None:
-    if not action_id:
+    if not action_id or actor_key is None:
         return None
     sent = reads.sent_action(table.id, actor_key, action_id)
     return Written(latest(table), *sent) if sent is not None else None
@@ -199,7 +199,10 @@ def _seat(connection: Connection, table_id: int, seats: list[dict[str, Any]]) ->
 
 
 def _insert_table(connection: Connection, table: NewTable) -> int:
-    table_id = connection.execute(insert(TABLES), table.values).inserted_primary_key[0]
+    inserted = connection.execute(insert(TABLES), table.values).inserted_primary_key
+    if inserted is None:
+        raise RuntimeError("the database gave no id for the table it inserted")
+    table_id = inserted[0]
     _seat(connection, table_id, table.seats)
     if table.events:
         connection.execute(insert(EVENTS), [{**event, "table_id": table_id}

@@ -4,7 +4,7 @@
 Once a game is over its secrets are part of its record, so a step may show each player's
 own part too; before the end there is no replay (it would give the secrets away). A step
 is derived from the table's options, seed and the log up to that move, replayed through
-the game's rules: for the longest games that is a few milliseconds (see docs/performance.md), so
+the game's rules, cheap enough even for the longest games (docs/performance.md) that
 nothing but the log read at the table's version is kept.
 """
 from __future__ import annotations
@@ -16,18 +16,16 @@ from flask_babel import lazy_gettext
 
 from .. import store
 from ..errors import bad_request, conflict
-from ..extensions import db
 from ..games import GAMES
 from ..games.replay import in_effect
 from ..snapshots import Snapshot
-from ..store.loading import database_name
 from .moves import replay_table
 
 NOT_OVER = lazy_gettext("The replay opens when the game is over: before the end it would "
                         "give away what the players keep secret.")
 
 
-def no_such_step(number: str, last: int) -> str:
+def no_such_step(number: int | str, last: int) -> str:
     return lazy_gettext("There is no move %(number)s in this game: it has moves 0 (the start) "
                         "to %(last)s.", number=number, last=last)
 
@@ -57,7 +55,7 @@ def moves_of(table: Snapshot) -> tuple[Move, ...]:
     """The moves in effect of a finished table, oldest first."""
     if table.status != "finished":
         raise conflict(NOT_OVER)
-    return _moves(database_name(db.engine), table.id, table.version)
+    return _moves(store.database_name(), table.id, table.version)
 
 
 @lru_cache(maxsize=32)
@@ -78,7 +76,7 @@ def step(table: Snapshot, number: int | str | None) -> Step:
         number = int(number)
     if not 0 <= number <= last:
         raise bad_request(no_such_step(number, last))
-    state = replay_table(table, moves[:number])
+    state = replay_table(table, list(moves[:number]))
     finished = GAMES[table.game].result(state) is not None
     then = replace(table, state=state, moves=number,
                    status="finished" if finished else "playing")

@@ -13,11 +13,10 @@ from pydantic import ValidationError
 from .. import store
 from ..auth import Viewer, hash_rejoin_code, hash_token, new_token
 from ..errors import bad_request, conflict, forbidden, illegal, not_found
-from ..extensions import db
 from ..games import GAMES, Game
 from ..games.engine import Note
 from ..games.messages import Player, message
-from ..models import SavedDefaults, utcnow
+from ..models import utcnow
 from ..snapshots import Seat, Snapshot
 from ..store import Change, NewTable
 from ..store.reads import CODE_LETTERS
@@ -59,18 +58,11 @@ def validate_options(engine: Game, options: Any) -> dict:
 
 def saved_defaults(engine: Game) -> dict:
     """The option values saved as this server's defaults for a game ({} if none)."""
-    saved = db.session.get(SavedDefaults, engine.id)
-    return dict(saved.options) if saved else {}
+    return store.saved.defaults(engine.id)
 
 
 def save_defaults(engine: Game, options: Any) -> None:
-    chosen = validate_options(engine, options)
-    saved = db.session.get(SavedDefaults, engine.id)
-    if saved is None:
-        db.session.add(SavedDefaults(game=engine.id, options=chosen))
-    else:
-        saved.options, saved.saved_at = chosen, utcnow()
-    db.session.commit()
+    store.saved.save_defaults(engine.id, validate_options(engine, options))
 
 
 def create_table(game_id: Any, options: Any) -> tuple[str, str]:
@@ -297,7 +289,8 @@ def take_seat_by_code(table: Snapshot, typed: Any) -> str:
     def give_seat(before: Snapshot) -> Change:
         player = next((p for p in before.players if p.rejoin_code_hash
                        and hmac.compare_digest(p.rejoin_code_hash, wanted)), None)
-        if player is None or player.rejoin_code_until < utcnow():
+        if (player is None or player.rejoin_code_until is None
+                or player.rejoin_code_until < utcnow()):
             raise illegal(NO_SUCH_REJOIN_CODE)
         return Change(edit_seats={player.id: {"token_hash": hash_token(token),
                                               "rejoin_code_hash": None,

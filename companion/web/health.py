@@ -9,9 +9,9 @@ phones."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify
-from sqlalchemy import text
 
-from ..extensions import db, limiter, shared_storage
+from .. import store
+from ..extensions import limiter, shared_storage
 from .errors import DATABASE_UNAVAILABLE
 
 bp = Blueprint("health", __name__)
@@ -21,11 +21,9 @@ bp = Blueprint("health", __name__)
 @limiter.exempt
 def healthz():
     try:
-        db.session.execute(text("SELECT 1"))
+        store.database_answers()
     except DATABASE_UNAVAILABLE:
         return jsonify(ok=False, error="The database does not answer."), 503
-    finally:
-        db.session.remove()
     if not shared_storage(current_app.config):
         return jsonify(ok=True)
     # Bounded by the storage's timeouts (extensions.storage_options).

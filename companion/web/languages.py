@@ -20,7 +20,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from ..auth import COOKIE_MAX_AGE
-from ..i18n.reading import reading
+from ..i18n.reading import request_language
 from .templating import numberformat, translating
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def chosen() -> str:
 @lru_cache(maxsize=512)
 def _best_match(asked: str, offered: tuple[str, ...]) -> str:
     """The offered language a browser's Accept-Language prefers: a browser sends the
-    same header at every request, and parsing it was a tenth of reading a table."""
+    same header at every request, and parsing it anew each time is wasted work."""
     return parse_accept_header(asked, LanguageAccept).best_match(offered) or DEFAULT
 
 
@@ -105,7 +105,7 @@ def datetimeformat(moment, format: str = "medium") -> str:
 def current() -> str:
     """The language this request is answered in ("en" outside a request): the one way
     the code and the templates (`current_language()`) read it."""
-    return reading().language
+    return request_language().language
 
 
 def choices() -> list[tuple[str, str]]:

@@ -7,7 +7,6 @@ from flask import Response, current_app, request, stream_with_context
 
 from .. import live, store
 from ..auth import Viewer, still_valid
-from ..extensions import db
 from ..snapshots import Snapshot
 from .errors import DATABASE_UNAVAILABLE
 from .stream_limits import take_stream
@@ -38,21 +37,20 @@ def event_stream(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], s
 
 def stream_response(table: Snapshot, viewer: Viewer, render: Callable[[Snapshot], str],
                     since: int, revoked: str) -> Response:
-    app = current_app._get_current_object()
-    live.start_watcher(app.extensions["companion_read_versions"],
-                       app.extensions["companion_listen_dsn"])
+    live.start_watcher(current_app.extensions["companion_read_versions"],
+                       current_app.extensions["companion_listen_dsn"])
     table_id, code, version = table.id, table.code, table.version
-    db.session.remove()  # a stream must not hold a database connection while it waits
+    store.release_session_connection()  # held by no stream while it waits
 
     def message(newest: int) -> tuple[int, str] | None:
         try:
             seen = store.at_least(table_id, newest)
-            db.session.remove()  # before rendering, which needs only the snapshot
+            store.release_session_connection()  # before rendering, which needs only the snapshot
             if not still_valid(seen, viewer):
                 return None
             return seen.version, render(seen)
         finally:
-            db.session.remove()
+            store.release_session_connection()
 
     body = until_the_database_fails(live.stream(code, version, since, message, revoked))
     return Response(stream_with_context(body), mimetype="text/event-stream",

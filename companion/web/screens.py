@@ -223,11 +223,11 @@ def act(code: str):
                                 second_look=look)
         move = moves.act(table, viewer, action)
     except CompanionError as error:
-        return refused(table, viewer, screen, error)
+        return panel_with_refusal(table, viewer, screen, error)
     return after_change(move.table, viewer, screen)
 
 
-def refused(table: Snapshot, viewer: Viewer, screen: str, error: CompanionError):
+def panel_with_refusal(table: Snapshot, viewer: Viewer, screen: str, error: CompanionError):
     """The panel with the reason a change was refused, showing the table as it is now
     (it may be refused because the table moved on)."""
     return render_panel(store.latest(table), viewer, screen, error, error.status)
@@ -304,7 +304,7 @@ def undo(code: str):
         after = moves.undo(table, viewer, int(steps) if steps.isdigit() else steps,
                            int(seen) if seen.isdigit() else None if not seen else seen)
     except CompanionError as error:
-        return refused(table, viewer, screen, error)
+        return panel_with_refusal(table, viewer, screen, error)
     return after_change(after, viewer, screen)
 
 
@@ -403,7 +403,7 @@ def host_change(code: str, change) -> Any:
     try:
         after = change(table, viewer)
     except CompanionError as error:
-        return refused(table, viewer, "host", error)
+        return panel_with_refusal(table, viewer, "host", error)
     return after_change(after, viewer, "host")
 
 

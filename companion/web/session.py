@@ -2,8 +2,7 @@
 screen may use it. The API takes a bearer token and static files take nothing, so their
 requests neither verify the cookie nor set it (an error page there may still render a
 token, which is then not kept); and the cookie's signer is made once, not at every
-request (Flask makes it anew: a twentieth of a request's CPU; docs/performance.md, "CPU
-per move")."""
+request (Flask makes it anew; what that cost: docs/performance.md, "CPU per move")."""
 from __future__ import annotations
 
 from flask import Flask, Request, Response

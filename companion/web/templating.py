@@ -12,7 +12,7 @@ from babel.numbers import format_decimal
 from jinja2 import TemplateNotFound, pass_eval_context
 from markupsafe import Markup
 
-from ..i18n.reading import reading
+from ..i18n.reading import request_language
 
 DICT_ATTRIBUTES = frozenset(dir(dict))
 
@@ -20,9 +20,9 @@ DICT_ATTRIBUTES = frozenset(dir(dict))
 class TemplateEnvironment(Environment):
     """`view.state.seats` reads keys of plain dicts. Jinja first looks for an attribute of
     that name, and a dict's only attributes are its methods, so it raises and catches an
-    AttributeError at almost every dot of a panel (a fifth of its rendering time, measured
-    in bench/README.md). Here a plain dict's key is read at once unless the name is one of
-    a dict's attributes: the same result as Jinja's, without the exception."""
+    AttributeError at almost every dot of a panel (what that cost: bench/README.md).
+    Here a plain dict's key is read at once unless the name is one of a dict's
+    attributes: the same result as Jinja's, without the exception."""
 
 
     def __init__(self, *args: Any, **options: Any) -> None:
@@ -85,7 +85,7 @@ def translating() -> dict[str, Any]:
     """A context processor: the templates' `gettext` and `ngettext` (and so `_`) bound
     to the request's catalog once per rendering. Flask-Babel's own find the catalog
     again for every string (bench/README.md)."""
-    return _bound(reading().translations)
+    return _bound(request_language().translations)
 
 
 @lru_cache(maxsize=64)
@@ -95,8 +95,8 @@ def _bound(translations) -> dict[str, Any]:
     placeholders are filled in (escaped) from the keywords (any name a template likes: the
     strings themselves are taken by position only)."""
 
-    # (`pass_eval_context`, not `pass_context`: Jinja derives a new context for a call of
-    # the latter in a loop, a tenth of a Go Big table's public part.)
+    # (`pass_eval_context`, not `pass_context`: Jinja derives a new context for every call
+    # of the latter in a loop.)
     @pass_eval_context
     def gettext(eval_context, string: str, /, **variables: Any) -> str:
         found = translations.ugettext(string)
@@ -118,8 +118,8 @@ def _bound(translations) -> dict[str, Any]:
 
 def numberformat(number: Any) -> str:
     """Flask-Babel's `numberformat` filter, with the language read once per request
-    (`reading`) and each figure formatted once per language."""
-    return _formatted(number, reading().language)
+    (`request_language`) and each figure formatted once per language."""
+    return _formatted(number, request_language().language)
 
 
 @lru_cache(maxsize=4096)
