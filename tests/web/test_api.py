@@ -1,6 +1,8 @@
 """The JSON API of the contract, endpoint by endpoint, with every error it names."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 
@@ -350,3 +352,24 @@ def test_the_openapi_document_describes_every_game_action(client):
     for game in GAMES:
         assert game + ":" in titles
     assert all("version" in s["properties"] and "action_id" in s["properties"] for s in schemas)
+
+
+# -- methods an address does not take ----------------------------------------------
+
+OTHER_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "TRACE")
+
+
+def test_every_api_address_names_the_methods_it_takes_when_it_refuses_one(app, client):
+    rules = [rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/v1/")]
+    assert len(rules) >= 10
+    for rule in rules:
+        path = re.sub(r"<(?:int:)?(\w+)>", lambda part: "1" if "int:" in part[0] else "ZZZZ",
+                      rule.rule)
+        allowed = set().union(*(other.methods or () for other in rules if other.rule == rule.rule))
+        refused = [method for method in OTHER_METHODS if method not in allowed]
+        assert refused, rule.rule
+        for method in refused:
+            response = client.open(path, method=method)
+            assert response.status_code == 405, (method, path)
+            assert error_code(response.json) == "bad_request"
+            assert set(response.headers["Allow"].split(", ")) == allowed, (method, path)
