@@ -99,14 +99,15 @@ class CreateTable(Body):
                 "discriminator": {"propertyName": "game", "mapping": mapping}}
 
 
+# What str.split() takes for spaces, spelt out: regular expression engines differ on \s.
+SPACES = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 # 1 to NAME_MAX characters once trimmed and each run of spaces made one: a first
 # character, then at most NAME_MAX - 1 characters or runs of spaces.
-NAME_PATTERN = rf"^\s*\S(?:\s+|\S){{0,{NAME_MAX - 1}}}\s*$"
+NAME_PATTERN = (rf"^[{SPACES}]*[^{SPACES}](?:[{SPACES}]+|[^{SPACES}]){{0,{NAME_MAX - 1}}}"
+                rf"[{SPACES}]*$")
 
 
 class JoinTable(Body):
-    # Python's own \s, as str.split() trims names (not the Unicode White_Space of the
-    # default engine).
     model_config = ConfigDict(extra="forbid", regex_engine="python-re")
 
     name: str = Field(description=(

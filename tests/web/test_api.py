@@ -7,7 +7,7 @@ import pytest
 from flask import Blueprint
 
 from companion.games import GAMES
-from companion.web.contract import openapi
+from companion.web.contract import NAME_PATTERN, SPACES, openapi
 from tests.support.app import make_app
 
 
@@ -410,3 +410,12 @@ def test_an_api_route_without_a_description_fails_the_document(database_url, tmp
     app.register_blueprint(extra)
     with app.app_context(), pytest.raises(LookupError, match="wave has no description"):
         openapi(app)
+
+
+def test_a_name_is_described_by_the_spaces_the_server_trims():
+    every = "".join(map(chr, range(0x110000)))
+    assert re.findall(f"[{SPACES}]", every) == [c for c in every if c.isspace()]
+    for name, fits in (("Ann", True), ("  Ann \t", True), ("x" * 24, True), ("x" * 25, False),
+                       ("a  b" * 6, True), ("a \u3000b" * 8 + "c", False), ("\x1e\x1f", False)):
+        assert bool(re.fullmatch(NAME_PATTERN, name)) == fits, name
+        assert (0 < len(" ".join(name.split())) <= 24) == fits, name
