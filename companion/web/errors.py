@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 from flask import Flask, jsonify, render_template, request
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext  # type: ignore[import-untyped]
 from flask_limiter import RateLimitExceeded
-from flask_wtf.csrf import CSRFError
+from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
 from limits.errors import StorageError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -82,10 +82,11 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        code = HTTP_CODES.get(exc.code or 400, "bad_request")
-        message = HTTP_MESSAGES.get(exc.code) or gettext("That request was not understood.")
+        status = exc.code or 400
+        code = HTTP_CODES.get(status, "bad_request")
+        message = HTTP_MESSAGES.get(status) or gettext("That request was not understood.")
         body = respond(CompanionError(code, message))[0]
-        return body, exc.code, allowed_methods(exc)
+        return body, status, allowed_methods(exc)
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(exc: RateLimitExceeded):
