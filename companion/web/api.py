@@ -26,12 +26,12 @@ def body() -> dict:
     if not request.is_json:
         raise bad_request(lazy_gettext("Send JSON, with Content-Type: application/json."))
     try:
-        data = request.get_json(silent=True)
+        data = whole_numbers(request.get_json(silent=True))
     except RecursionError:
         data = None
     if not isinstance(data, dict):
         raise bad_request(lazy_gettext("The body must be a JSON object."))
-    return whole_numbers(data)
+    return data
 
 
 def table_and_viewer(code: str):
