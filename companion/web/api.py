@@ -2,8 +2,8 @@
 screens."""
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
-from flask_babel import lazy_gettext
+from flask import Blueprint, current_app, jsonify, request
+from flask_babel import lazy_gettext  # type: ignore[import-untyped]
 
 from .. import live
 from ..auth import bearer_viewer
@@ -11,7 +11,7 @@ from ..errors import CompanionError, bad_request
 from ..extensions import csrf, limiter
 from ..table import moves, read, seating
 from . import contract, links
-from .contract import validated
+from .contract import A_VIEW, described, sent, whole_numbers
 from .live_stream import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -19,13 +19,14 @@ csrf.exempt(bp)  # no cookies here: a bearer token in a header cannot be forged 
 
 
 def body() -> dict:
-    """The request's JSON object; `{}` for an empty body."""
+    """The request's JSON object; `{}` for an empty body. A number with nothing after
+    the point (2.0) is an integer there, as JSON Schema reads it."""
     if not request.get_data(cache=True):
         return {}
     if not request.is_json:
         raise bad_request(lazy_gettext("Send JSON, with Content-Type: application/json."))
     try:
-        data = request.get_json(silent=True)
+        data = whole_numbers(request.get_json(silent=True))
     except RecursionError:
         data = None
     if not isinstance(data, dict):
@@ -41,20 +42,31 @@ def table_and_viewer(code: str):
 
 
 @bp.get("/openapi.json")
+@described("This document", errors=())
 def openapi_document():
-    return jsonify(contract.openapi())
+    return jsonify(contract.openapi(current_app))
 
 
 @bp.post("/tables")
 @limiter.limit("30/minute")
+@described("Create a table", 201, body=contract.CreateTable, errors=(400,), answer={
+    "type": "object", "required": ["code", "host_token", "join_url"]})
 def create_table():
-    data = validated(contract.CreateTable, body())
+    data = sent(contract.CreateTable, body())
     code, token = seating.create_table(data.game, data.options)
     return jsonify(code=code, host_token=token, join_url=links.join_url(code)), 201
 
 
 @bp.get("/tables/<code>")
 @limiter.limit("600/minute")
+@described("The table as the caller may see it", answer=A_VIEW, errors=(400, 401, 404),
+           # Described, not declared: as the stream's check=1, a query the view reads
+           # beside none it refuses.
+           description=(
+               "With `?rows_since=VERSION` (a version of the table the caller holds), a "
+               "score sheet's rows hold only the rounds entered or corrected after it and "
+               "the open round's entries, and the state says `rows_since`; after an undo "
+               "since, the whole view. A rows_since that is not a whole number: 400."))
 def get_table(code: str):
     table, viewer = table_and_viewer(code)
     since = request.args.get("rows_since")
@@ -67,20 +79,25 @@ def get_table(code: str):
 
 @bp.post("/tables/<code>/players")
 @limiter.limit("20/minute")
+@described("Join the table", 201, body=contract.JoinTable, errors=(400, 404, 409), answer={
+    "type": "object", "required": ["player", "token"]})
 def join(code: str):
-    data = validated(contract.JoinTable, body())
+    data = sent(contract.JoinTable, body())
     player, token = seating.join(read.find(code), data.name)
     return jsonify(player=player.public(), token=token), 201
 
 
 @bp.post("/tables/<code>/start")
+@described("Start (host)", body=contract.StartTable, answer=A_VIEW)
 def start(code: str):
     table, viewer = table_and_viewer(code)
-    data = validated(contract.StartTable, body())
+    data = sent(contract.StartTable, body())
     return jsonify(read.view(moves.start(table, viewer, data.first_player, data.seed), viewer))
 
 
 @bp.post("/tables/<code>/actions")
+@described("Make an action", body_schema=contract.action_schemas, answer={
+    "type": "object", "required": ["version", "events", "table"]})
 def act(code: str):
     table, viewer = table_and_viewer(code)
     data = body()
@@ -88,6 +105,7 @@ def act(code: str):
 
 
 @bp.post("/tables/<code>/undo")
+@described("Undo the last action", answer=A_VIEW)
 def undo(code: str):
     table, viewer = table_and_viewer(code)
     body()
@@ -97,25 +115,29 @@ def undo(code: str):
 
 
 @bp.get("/tables/<code>/log")
+@described("The log as the caller may read it", errors=(401, 404))
 def log(code: str):
     table, viewer = table_and_viewer(code)
     return jsonify(events=read.log(table, viewer))
 
 
 @bp.post("/tables/<code>/players/<int:player_id>/remove")
+@described("Remove a player (host, lobby)", answer=A_VIEW)
 def remove_player(code: str, player_id: int):
     table, viewer = table_and_viewer(code)
     return jsonify(read.view(seating.remove_player(table, viewer, player_id), viewer))
 
 
 @bp.post("/tables/<code>/seats")
+@described("Reorder seats (host)", body=contract.Reorder, answer=A_VIEW)
 def reorder(code: str):
     table, viewer = table_and_viewer(code)
-    data = validated(contract.Reorder, body())
+    data = sent(contract.Reorder, body())
     return jsonify(read.view(seating.reorder(table, viewer, data.order), viewer))
 
 
 @bp.post("/tables/<code>/players/<int:player_id>/rejoin")
+@described("A new token for a player (host)")
 def rejoin(code: str, player_id: int):
     table, viewer = table_and_viewer(code)
     token, _ = seating.rejoin(table, viewer, player_id)
@@ -124,6 +146,16 @@ def rejoin(code: str, player_id: int):
 
 
 @bp.get("/tables/<code>/stream")
+@described("The table's changes as server-sent events", errors=(401, 404, 503),
+           media_type="text/event-stream", answer={"type": "string"},
+           answered="An endless event stream", description=(
+               "Sends `event: version` with `data: {\"version\": N, \"table\": VIEW}` on "
+               "connect and after every change, and a comment line at least every 15 s. It "
+               "ends with `event: revoked` when the caller's seat is given to another phone. "
+               "A 429 (the caller's address holds as many streams as it may) or a 503 (the "
+               "server holds as many streams as it can, or the database is busy) carries "
+               "Retry-After: open the stream again then. With `?check=1` no stream is "
+               "opened: 204 when one would be served now, else the answer it would get."))
 def stream(code: str):
     """`event: version` on connect and at every change, with the caller's view of the
     table at that version, so a client need not fetch it."""

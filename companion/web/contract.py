@@ -1,31 +1,134 @@
-"""The JSON API's request models and its OpenAPI document, made from the same models
-that validate the requests (the games' own action and option models included)."""
+"""The JSON API's request models and its OpenAPI document. Each route of the API declares
+what it takes and answers (`described`), and validates what it was sent with the model it
+declared (`sent`); the document is made by walking the app's /api/v1 rules, so a route
+without a description cannot be served a document, and the document and the validation
+cannot differ (the games' own action and option models included)."""
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Literal, Optional, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from flask import Flask, current_app, request
+from pydantic import (BaseModel, ConfigDict, Field, StrictInt, ValidationError,
+                      field_validator)
 
 from ..errors import bad_request
 from ..games import GAMES
 from ..table.checks import Envelope, validation_message
 from ..table.moves import SEED_MAX
-from ..table.seating import NAME_MAX
+from ..table.seating import NAME_MAX, clean_name
+
+PREFIX = "/api/v1/"
+SCHEMAS = "#/components/schemas/"
+
+
+def ref(name: str) -> dict:
+    return {"$ref": SCHEMAS + name}
+
+
+def model_schema(model: type[BaseModel], components: dict, prefix: str = "") -> dict:
+    """The model's JSON schema, its own models put among the components (each name after
+    `prefix`, which keeps apart the models of different games)."""
+    schema = model.model_json_schema(ref_template=SCHEMAS + prefix + "{model}", by_alias=True)
+    for name, sub in schema.pop("$defs", {}).items():
+        components[prefix + name] = sub
+    return schema
+
+
+def whole_numbers(value: Any) -> Any:
+    """The value with each float that is a whole number (2.0) as an integer: to JSON
+    Schema, as to the games, it is one."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(item) for item in value]
+    return value
 
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        """The body, validated (raises pydantic.ValidationError)."""
+        return cls.model_validate(data)
+
+    @classmethod
+    def document(cls, components: dict) -> dict:
+        components[cls.__name__] = model_schema(cls, components)
+        return ref(cls.__name__)
+
 
 class CreateTable(Body):
     game: Literal[tuple(GAMES)]  # type: ignore[valid-type]
-    options: dict[str, Any] = Field(default_factory=dict, description=(
-        "Per game; every option has a default, so {} is valid."))
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        """Also the options, by the game's own model and as strictly as the document's
+        JSON Schema reads them (no 0 for false, no "5" for 5); the game then makes the
+        table with them."""
+        created = super().parse(data)
+        engine = GAMES[created.game]
+        every = {**engine.default_options().model_dump(mode="json"), **created.options}
+        engine.Options.model_validate_json(json.dumps(every), strict=True)
+        return created
+
+    @classmethod
+    def document(cls, components: dict) -> dict:
+        """One body per game, told apart by `game`: its options are the game's own
+        (validated by the game's model when the table is made), each one optional."""
+        mapping = {}
+        for engine in GAMES.values():
+            options = model_schema(engine.Options, components, f"{engine.id}.")
+            options.pop("required", None)
+            options["description"] = "Every option has a default, so {} is valid."
+            components[f"{engine.id}.Options"] = options
+            name = f"CreateTable.{engine.id}"
+            components[name] = {
+                "type": "object", "title": f"Create a table of {engine.id}",
+                "properties": {"game": {"const": engine.id},
+                               "options": ref(f"{engine.id}.Options")},
+                "required": ["game"], "additionalProperties": False}
+            mapping[engine.id] = SCHEMAS + name
+        return {"oneOf": [{"$ref": target} for target in mapping.values()],
+                "discriminator": {"propertyName": "game", "mapping": mapping}}
+
+
+# What str.split() takes for spaces, spelt out: regular expression engines differ on \s.
+SPACES = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+# 1 to NAME_MAX characters once trimmed and each run of spaces made one: a first
+# character, then at most NAME_MAX - 1 characters or runs of spaces.
+NAME_PATTERN = (rf"^[{SPACES}]*[^{SPACES}](?:[{SPACES}]+|[^{SPACES}]){{0,{NAME_MAX - 1}}}"
+                rf"[{SPACES}]*$")
 
 
 class JoinTable(Body):
-    name: str = Field(description=f"1 to {NAME_MAX} characters after trimming, unique at "
-                                  "the table (case-insensitive).", max_length=200)
+    model_config = ConfigDict(extra="forbid", regex_engine="python-re")
+
+    name: str = Field(description=(
+        f"1 to {NAME_MAX} characters after trimming (each run of spaces counts as one), "
+        "every one of them printable, unique at the table (case-insensitive)."),
+        max_length=200, pattern=NAME_PATTERN)
+
+    @field_validator("name")
+    @classmethod
+    def printable(cls, name: str) -> str:
+        if not " ".join(name.split()).isprintable():
+            raise ValueError("characters that cannot be shown")
+        return name
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        try:
+            return super().parse(data)
+        except ValidationError:
+            clean_name(data.get("name"))  # what is wrong with a name, in its own words
+            raise
 
 
 class StartTable(Body):
@@ -40,14 +143,83 @@ class Reorder(Body):
     order: list[int] = Field(max_length=64, description="Every seated player's id once.")
 
 
-def validated(model: type[Body], data: dict) -> Body:
+def action_schemas(components: dict) -> dict:
+    """One schema per game action, with the envelope's fields beside its own; each is
+    validated by the game's own model when the action is made."""
+    envelope = model_schema(Envelope, components)["properties"]
+    found = []
+    for engine in GAMES.values():
+        prefix = f"{engine.id}."
+        union = engine.action_adapter().json_schema(ref_template=SCHEMAS + prefix + "{model}")
+        for name, schema in union.pop("$defs", {}).items():
+            components[prefix + name] = schema
+        for option in union.get("oneOf", [union]):
+            model = components[option["$ref"].removeprefix(SCHEMAS)] \
+                if "$ref" in option else option
+            found.append({**model, "properties": {**model["properties"], **envelope},
+                          "title": f"{engine.id}: {model.get('title', '')}"})
+    return {"oneOf": found}
+
+
+# -- what each route declares ------------------------------------------------------------
+
+ERRORS = (400, 401, 403, 404, 409, 422)
+View = TypeVar("View", bound=Callable[..., Any])
+ModelT = TypeVar("ModelT", bound=Body)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """`body`: the model that validates the request; `body_schema`, for a body that the
+    games' own models validate, what makes its schema; `answer`: the schema of the
+    successful answer."""
+    summary: str
+    ok: int = 200
+    body: type[Body] | None = None
+    body_schema: Callable[[dict], dict] | None = None
+    answer: dict | None = None
+    errors: tuple[int, ...] = ERRORS
+    description: str | None = None
+    media_type: str = "application/json"
+    answered: str = "OK"
+
+
+OPERATIONS: dict[str, Operation] = {}
+
+
+def key_of(view: Callable[..., Any]) -> str:
+    return f"{view.__module__}.{view.__qualname__}"
+
+
+def described(summary: str, ok: int = 200, **details: Any) -> Callable[[View], View]:
+    """Declares what an API route takes and answers (the fields of `Operation`)."""
+    def declare(view: View) -> View:
+        OPERATIONS[key_of(view)] = Operation(summary, ok, **details)
+        return view
+    return declare
+
+
+def declared(view: Callable[..., Any]) -> Operation:
     try:
-        return model.model_validate(data)
+        return OPERATIONS[key_of(view)]
+    except KeyError:
+        raise LookupError(f"The API route {key_of(view)} has no description: declare it "
+                          "with @described.") from None
+
+
+def sent(model: type[ModelT], data: dict) -> ModelT:
+    """The request's body validated by the model its route declared (and named here, for
+    its type): a route cannot validate with one model and document another."""
+    body = declared(current_app.view_functions[request.endpoint or ""]).body
+    if body is not model:
+        raise TypeError(f"{request.endpoint} declares {body}, not {model.__name__}")
+    try:
+        return model.parse(data)
     except ValidationError as exc:
         raise bad_request(validation_message(exc)) from None
 
 
-# -- the OpenAPI document -----------------------------------------------------------
+# -- the OpenAPI document ----------------------------------------------------------------
 
 ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
     "type": "object", "required": ["code", "message"],
@@ -60,118 +232,51 @@ VIEW = {"type": "object", "required": ["code", "game", "status", "version", "pla
                        "version": {"type": "integer"},
                        "players": {"type": "array", "items": {"type": "object"}},
                        "actions": {"type": "array", "items": {"type": "object"}}}}
+A_VIEW = ref("View")
+PATH_PARAMETERS = {
+    "code": {"name": "code", "in": "path", "required": True,
+             "schema": {"type": "string", "maxLength": 16}},
+    "player_id": {"name": "player_id", "in": "path", "required": True,
+                  "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}},
+}
+ARGUMENT = re.compile(r"<(?:[^<>:]+:)?(\w+)>")
 
 
-def _schema(model: type[BaseModel]) -> dict:
-    return model.model_json_schema(ref_template="#/components/schemas/{model}", by_alias=True)
-
-
-def _action_schemas(components: dict) -> list[dict]:
-    """One schema per game action, with the envelope's fields beside its own."""
-    envelope = _schema(Envelope)["properties"]
-    found = []
-    for engine in GAMES.values():
-        union = engine.action_adapter().json_schema(
-            ref_template="#/components/schemas/{model}")
-        for name, schema in union.get("$defs", {}).items():
-            components[name] = schema
-        for option in union.get("oneOf", [union]):
-            ref = option.get("$ref")
-            if ref is None:
-                continue
-            model = components[ref.rsplit("/", 1)[1]]
-            found.append({**model, "properties": {**model["properties"], **envelope},
-                          "title": f"{engine.id}: {model.get('title', '')}"})
-    return found
-
-
-def _operation(summary: str, ok: int, body: dict | None = None, answer: dict | None = None,
-               errors=(400, 401, 403, 404, 409, 422)) -> dict:
-    operation: dict[str, Any] = {
-        "summary": summary,
-        "responses": {str(ok): {"description": "OK", "content": {
-            "application/json": {"schema": answer or {"type": "object"}}}}},
-    }
+def operation_document(operation: Operation, components: dict) -> dict:
+    document: dict[str, Any] = {"summary": operation.summary, "responses": {
+        str(operation.ok): {"description": operation.answered, "content": {
+            operation.media_type: {"schema": operation.answer or {"type": "object"}}}}}}
+    if operation.description:
+        document["description"] = operation.description
     # Any request may also be refused with 429 `too_many_requests`: an address that keeps
     # looking up codes or tokens that do not exist, or joins too often.
-    for status in (*errors, 429):
-        operation["responses"][str(status)] = {"description": "Error", "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-    if body is not None:
-        operation["requestBody"] = {"required": True, "content": {
-            "application/json": {"schema": body}}}
-    return operation
+    for status in (*operation.errors, 429):
+        document["responses"][str(status)] = {"description": "Error", "content": {
+            "application/json": {"schema": ref("Error")}}}
+    schema = (operation.body.document(components) if operation.body is not None
+              else operation.body_schema(components) if operation.body_schema is not None
+              else None)
+    if schema is not None:
+        document["requestBody"] = {"required": True, "content": {
+            "application/json": {"schema": schema}}}
+    return document
 
 
-def _stream_operation() -> dict:
-    """The live stream: server-sent events, authorised like the view."""
-    operation = _operation("The table's changes as server-sent events", 200,
-                           errors=(401, 404, 503))
-    operation["description"] = (
-        "Sends `event: version` with `data: {\"version\": N, \"table\": VIEW}` on connect "
-        "and after every change, and a comment line at least every 15 s. It ends with "
-        "`event: revoked` when the caller's seat is given to another phone. A 429 (the "
-        "caller's address holds as many streams as it may) or a 503 (the server holds as "
-        "many streams as it can, or the database is busy) carries Retry-After: open the "
-        "stream again then. With `?check=1` no stream is opened: 204 when one would be "
-        "served now, else the answer it would get.")
-    operation["responses"]["200"] = {"description": "An endless event stream", "content": {
-        "text/event-stream": {"schema": {"type": "string"}}}}
-    return operation
-
-
-def openapi() -> dict:
+def openapi(app: Flask) -> dict:
+    """The document of every /api/v1 rule the app serves, each from its route's
+    declaration (LookupError for a route without one)."""
     components: dict[str, Any] = {"Error": ERROR, "View": VIEW}
-    for model in (CreateTable, JoinTable, StartTable, Reorder):
-        schema = _schema(model)
-        for name, sub in schema.pop("$defs", {}).items():
-            components[name] = sub
-        components[model.__name__] = schema
-    actions = _action_schemas(components)
-    view = {"$ref": "#/components/schemas/View"}
-    code = {"name": "code", "in": "path", "required": True,
-            "schema": {"type": "string", "maxLength": 16}}
-    player = {"name": "player_id", "in": "path", "required": True,
-              "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}}
-    ref = lambda name: {"$ref": f"#/components/schemas/{name}"}  # noqa: E731
-    paths = {
-        "/api/v1/tables": {"post": _operation("Create a table", 201, ref("CreateTable"), {
-            "type": "object", "required": ["code", "host_token", "join_url"]},
-            errors=(400,))},
-        "/api/v1/tables/{code}": {"get": _operation("The table as the caller may see it",
-                                                    200, answer=view, errors=(400, 401, 404))},
-        "/api/v1/tables/{code}/players": {"post": _operation(
-            "Join the table", 201, ref("JoinTable"),
-            {"type": "object", "required": ["player", "token"]}, errors=(400, 404, 409))},
-        "/api/v1/tables/{code}/start": {"post": _operation("Start (host)", 200,
-                                                           ref("StartTable"), view)},
-        "/api/v1/tables/{code}/actions": {"post": _operation(
-            "Make an action", 200, {"oneOf": actions},
-            {"type": "object", "required": ["version", "events", "table"]})},
-        "/api/v1/tables/{code}/undo": {"post": _operation("Undo the last action", 200,
-                                                          answer=view)},
-        "/api/v1/tables/{code}/stream": {"get": _stream_operation()},
-        "/api/v1/tables/{code}/log": {"get": _operation("The log as the caller may read it",
-                                                        200, errors=(401, 404))},
-        "/api/v1/tables/{code}/seats": {"post": _operation("Reorder seats (host)", 200,
-                                                           ref("Reorder"), view)},
-        "/api/v1/tables/{code}/players/{player_id}/remove": {"post": _operation(
-            "Remove a player (host, lobby)", 200, answer=view)},
-        "/api/v1/tables/{code}/players/{player_id}/rejoin": {"post": _operation(
-            "A new token for a player (host)", 200)},
-    }
-    for path, item in paths.items():
-        item["parameters"] = [code] + ([player] if "{player_id}" in path else []) \
-            if "{code}" in path else []
-        if not item["parameters"]:
-            del item["parameters"]
-    # Described, not declared: as the stream's check=1, a query the view reads beside none
-    # it refuses.
-    paths["/api/v1/tables/{code}"]["get"]["description"] = (
-        "With `?rows_since=VERSION` (a version of the table the caller holds), a score "
-        "sheet's rows hold only the rounds entered or corrected after it and the open "
-        "round's entries, and the state says `rows_since`; after an undo since, the whole "
-        "view. A rows_since that is not a whole number: 400.")
+    paths: dict[str, dict] = {}
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(PREFIX):
+            continue
+        operation = declared(app.view_functions[rule.endpoint])
+        item = paths.setdefault(ARGUMENT.sub(r"{\1}", rule.rule), {})
+        arguments = ARGUMENT.findall(rule.rule)
+        if arguments:
+            item["parameters"] = [PATH_PARAMETERS[name] for name in arguments]
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            item[method.lower()] = operation_document(operation, components)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Companion API", "version": "1"},

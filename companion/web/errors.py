@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 
 from flask import Flask, jsonify, render_template, request
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext  # type: ignore[import-untyped]
 from flask_limiter import RateLimitExceeded
-from flask_wtf.csrf import CSRFError
+from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
 from limits.errors import StorageError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from ..errors import CompanionError, unavailable
 from ..extensions import limiter
@@ -62,6 +62,13 @@ def window_left() -> int:
         return LIMIT_WINDOW_SECONDS
 
 
+def allowed_methods(exc: HTTPException) -> dict[str, str]:
+    """A 405 names the methods the address takes (RFC 9110 asks for its Allow header)."""
+    if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+        return {"Allow": ", ".join(exc.valid_methods)}
+    return {}
+
+
 def register(app: Flask) -> None:
     """Every error's answer. Retry-After is on an answer that means it (a 503: the app's
     wait; a 429: the stream cap's, or the end of the rate limits' window), on no other."""
@@ -75,15 +82,15 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        code = HTTP_CODES.get(exc.code or 400, "bad_request")
-        message = HTTP_MESSAGES.get(exc.code) or gettext("That request was not understood.")
-        error = CompanionError(code, message)
-        response = respond(error)
-        return response[0], exc.code
+        status = exc.code or 400
+        code = HTTP_CODES.get(status, "bad_request")
+        message = HTTP_MESSAGES.get(status) or gettext("That request was not understood.")
+        body = respond(CompanionError(code, message))[0]
+        return body, status, allowed_methods(exc)
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(exc: RateLimitExceeded):
-        body, status = http_error(exc)
+        body, status, _ = http_error(exc)
         return body, status, {"Retry-After": str(window_left())}
 
     @app.errorhandler(OperationalError)

@@ -1,7 +1,14 @@
 """The JSON API of the contract, endpoint by endpoint, with every error it names."""
 from __future__ import annotations
 
+import re
+
 import pytest
+from flask import Blueprint
+
+from companion.games import GAMES
+from companion.web.contract import NAME_PATTERN, SPACES, openapi
+from tests.support.app import make_app
 
 
 def error_code(body) -> str:
@@ -346,7 +353,69 @@ def test_the_openapi_document_describes_every_game_action(client):
     actions = document["paths"]["/api/v1/tables/{code}/actions"]["post"]
     schemas = actions["requestBody"]["content"]["application/json"]["schema"]["oneOf"]
     titles = " ".join(s["title"] for s in schemas)
-    from companion.games import GAMES
     for game in GAMES:
         assert game + ":" in titles
     assert all("version" in s["properties"] and "action_id" in s["properties"] for s in schemas)
+
+
+# -- methods an address does not take ----------------------------------------------
+
+OTHER_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "TRACE")
+
+
+def test_every_api_address_names_the_methods_it_takes_when_it_refuses_one(app, client):
+    rules = [rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/v1/")]
+    assert len(rules) >= 10
+    for rule in rules:
+        path = re.sub(r"<(?:int:)?(\w+)>", lambda part: "1" if "int:" in part[0] else "ZZZZ",
+                      rule.rule)
+        allowed = set().union(*(other.methods or () for other in rules if other.rule == rule.rule))
+        refused = [method for method in OTHER_METHODS if method not in allowed]
+        assert refused, rule.rule
+        for method in refused:
+            response = client.open(path, method=method)
+            assert response.status_code == 405, (method, path)
+            assert error_code(response.json) == "bad_request"
+            assert set(response.headers["Allow"].split(", ")) == allowed, (method, path)
+
+
+def test_the_openapi_document_is_made_from_every_api_route(app, client):
+    document = client.get("/api/v1/openapi.json").get_json()
+    served = {re.sub(r"<(?:int:)?(\w+)>", r"{\1}", rule.rule): rule.methods
+              for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/v1/")}
+    assert set(document["paths"]) == set(served)
+    for path, methods in served.items():
+        described = {method.upper() for method in document["paths"][path]} - {"PARAMETERS"}
+        assert described == set(methods) - {"HEAD", "OPTIONS"}, path
+    create = document["paths"]["/api/v1/tables"]["post"]["requestBody"]
+    bodies = create["content"]["application/json"]["schema"]["oneOf"]
+    schemas = document["components"]["schemas"]
+    assert len(bodies) == len(GAMES)
+    for game, engine in GAMES.items():
+        body = schemas[f"CreateTable.{game}"]
+        assert body["properties"]["game"] == {"const": game}
+        options = schemas[f"{game}.Options"]
+        assert set(options["properties"]) == set(engine.Options.model_fields)
+        assert "required" not in options and options["additionalProperties"] is False
+
+
+def test_an_api_route_without_a_description_fails_the_document(database_url, tmp_path):
+    extra = Blueprint("extra", __name__, url_prefix="/api/v1")
+
+    @extra.post("/tables/<code>/wave")
+    def wave(code: str):
+        return {"waved": code}
+
+    app = make_app(database_url, tmp_path)
+    app.register_blueprint(extra)
+    with app.app_context(), pytest.raises(LookupError, match="wave has no description"):
+        openapi(app)
+
+
+def test_a_name_is_described_by_the_spaces_the_server_trims():
+    every = "".join(map(chr, range(0x110000)))
+    assert re.findall(f"[{SPACES}]", every) == [c for c in every if c.isspace()]
+    for name, fits in (("Ann", True), ("  Ann \t", True), ("x" * 24, True), ("x" * 25, False),
+                       ("a  b" * 6, True), ("a \u3000b" * 8 + "c", False), ("\x1e\x1f", False)):
+        assert bool(re.fullmatch(NAME_PATTERN, name)) == fits, name
+        assert (0 < len(" ".join(name.split())) <= 24) == fits, name
