@@ -81,6 +81,7 @@ browser-deps:
 # The linter first (its rules in pyproject.toml), then every test.
 test: install-test browser-deps
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 test-fast: install-test

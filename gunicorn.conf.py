@@ -63,8 +63,7 @@ def on_starting(server):
             "with about 200 moves a second. For more processes or more servers, use "
             "PostgreSQL: set DATABASE_URL=postgresql+psycopg://USER:PASSWORD@HOST/DATABASE "
             "(see docs/running-a-club.md). Or leave WEB_CONCURRENCY unset.")
-    from companion import create_app, upgrade_database
-    from companion.extensions import db
+    from companion import create_app, store, upgrade_database
 
     # The master builds the app only to upgrade the schema, so without the rate limits:
     # their counters in memory start timer threads, which the workers forked next would
@@ -74,7 +73,7 @@ def on_starting(server):
     app = master_app = create_app({"RATELIMIT_ENABLED": False})
     upgrade_database(app)
     with app.app_context():
-        db.engine.dispose()  # the workers open their own; the master keeps none
+        store.close_pooled_connections()  # the workers open their own
 
 
 def post_worker_init(worker):

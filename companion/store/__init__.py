@@ -17,7 +17,8 @@ Off the path of a move, `history` reads tables whole (the lists of games, past l
 export, what an import must know of what is here) and `saved` the options kept under a
 name and the games' saved defaults.
 """
-from .connections import database_answers, release_session_connection, schema_upgrade_lock
+from .connections import (close_pooled_connections, database_answers,
+                          release_session_connection, schema_upgrade_lock)
 from .loading import at_least, cache, database_name, find_version, latest, load
 from . import history, saved
 from .saved import Named
@@ -26,7 +27,8 @@ from .writing import (WRITE_RETRIES, Change, NewTable, Written, busy, create_tab
                       import_tables, write)
 
 __all__ = ["WRITE_RETRIES", "Change", "Named", "NewTable", "Written", "actions_in_effect",
-           "actions_since", "at_least", "busy", "cache", "create_table", "database_answers",
+           "actions_since", "at_least", "busy", "cache", "close_pooled_connections",
+           "create_table", "database_answers",
            "database_name", "events", "find_version", "free_code", "history",
            "import_tables", "latest", "load", "release_session_connection", "saved",
            "schema_upgrade_lock", "sent_action", "write"]

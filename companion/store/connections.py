@@ -79,6 +79,11 @@ def database_answers() -> None:
 SELECT_ONE = text("SELECT 1")
 
 
+def close_pooled_connections() -> None:
+    """Close every connection the pool keeps: a process about to fork its workers keeps
+    none for them to share."""
+    db.engine.dispose()
+
 
 # Any fixed number: the PostgreSQL advisory lock held while one server upgrades the schema.
 SCHEMA_LOCK = 0x636F6D70

@@ -3,7 +3,7 @@ screens."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
-from flask_babel import lazy_gettext  # type: ignore[import-untyped]
+from flask_babel import lazy_gettext
 
 from .. import live
 from ..auth import bearer_viewer

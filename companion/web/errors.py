@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 from flask import Flask, jsonify, render_template, request
-from flask_babel import gettext, lazy_gettext  # type: ignore[import-untyped]
+from flask_babel import gettext, lazy_gettext
 from flask_limiter import RateLimitExceeded
-from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
+from flask_wtf.csrf import CSRFError
 from limits.errors import StorageError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
