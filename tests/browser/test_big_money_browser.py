@@ -120,7 +120,7 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     expect(ben.locator(".bm-market")).to_contain_text("pays 45 then discarded")
 
     # Ann's turn, counted: Food (she collects 5), a pair (3), nothing she can afford: end.
-    taps = Taps()
+    taps = Taps(ann)
     taps(ann.get_by_role("group", name="Industry die", exact=True)
          .get_by_role("button", name="Food"))
     for phone in (ann, ben, cat, host):  # who collected what and why, on every screen
@@ -135,7 +135,7 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     measured = {"without a purchase": taps.count}
 
     # Ben's turn, counted: Technology (nobody owns one), a Little Straight (12), the Diner.
-    taps = Taps()
+    taps = Taps(ben)
     taps(ben.get_by_role("group", name="Industry die", exact=True)
          .get_by_role("button", name="Technology"))
     expect(ben.locator(".bm-turn")).to_contain_text("No money has moved yet.")

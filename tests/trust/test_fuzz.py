@@ -13,6 +13,7 @@ The tables live for the whole module, so accepted input moves their games along.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -37,6 +38,8 @@ from tests.support.clients import form_fields
 from tests.support.counts import COUNTS
 from tests.support.players import ALL_GAMES, names_for
 from tests.support.referee import Referee
+
+pytestmark = pytest.mark.counts(inputs_tried=1)  # every test here tries hostile input
 
 # Examples per property; TRUST_EXAMPLES=1000 for a deeper run.
 EXAMPLES = int(os.environ.get("TRUST_EXAMPLES", "100"))
@@ -501,17 +504,68 @@ def test_every_field_of_a_move_with_every_hostile_value(world, game):
             table = world.games[game]
             request(world, "POST", f"/api/v1/tables/{table.code}/actions",
                     table.token_of(player), json_body=dict(action, **{key: value}))
-    player, action = world.legal(game)
-    table = world.games[game]
-    for key, _ in form_fields(action) + [("version", ""), ("action_id", ""), ("as", "")]:
-        for value in FORM_HOSTILE:
-            form = [(k, value if k == key else v) for k, v in form_fields(action)]
-            if key not in dict(form):
-                form.append((key, value))
-            response = request(world, "POST", f"/t/{table.code}/act", form=form,
-                               cookie=(player_cookie(table.code), table.token_of(player)))
-            if response.status_code in (200, 303):  # accepted: a move was made
-                return
+    planned, posted = post_form_grid(world, game)
+    assert posted == planned, f"{len(posted)} of the {len(planned)} planned form posts made"
+
+
+def post_form_grid(world: World, game: str) -> tuple[list, list]:
+    """Each field of a move's form (and the envelope's) in turn set to each hostile value,
+    posted from the player's own phone: the (field, value) pairs planned, and those posted.
+    A value accepted as a move makes it: the grid goes on at a new table."""
+    at = richest_position(world, game)
+    table, player, action = fresh_position(world, game, at)
+    keys = field_names(action)
+    planned = [(key, value) for key in dict.fromkeys(keys + ["version", "action_id", "as"])
+               for value in FORM_HOSTILE]
+    posted = []
+    for key, value in planned:
+        form = [(k, value if k == key else v) for k, v in form_fields(action)]
+        if key not in keys:
+            form.append((key, value))
+        response = request(world, "POST", f"/t/{table.code}/act", form=form,
+                           cookie=(player_cookie(table.code), table.token_of(player)))
+        posted.append((key, value))
+        if response.status_code in (200, 303):  # accepted: a move was made
+            table, player, action = fresh_position(world, game, at)
+            assert field_names(action) == keys, action
+    return planned, posted
+
+
+POSITION_SEED = 2024
+SEARCHED_MOVES = 20  # the moves of a fresh table searched for the one of the widest form
+
+
+def field_names(action: dict) -> list[str]:
+    return list(dict.fromkeys(name for name, _ in form_fields(action)))
+
+
+def fresh_moves(world: World, game: str):
+    """A new table of the game, and the moves its bot makes, each made once the next is
+    asked for: (table, player, move) of each. The same moves (up to the players' ids) at
+    every new table, for the form grid to go on with after a value made a move."""
+    engine = GAMES[game]
+    table = world.api.table(game, players=names_for(engine.min_players), seed=POSITION_SEED)
+    rng = random.Random(POSITION_SEED)
+    while (snapshot := Referee(world.app, table.code).read()).status == "playing":
+        state = snapshot.state
+        player, action = next((p, a) for p in actors(engine, state)
+                              if (a := engine.random_action(state, p, rng)) is not None)
+        yield table, player, action
+        status, body = world.api.call("POST", f"/tables/{table.code}/actions",
+                                      table.token_of(player), action)
+        assert status == 200, body
+
+
+def richest_position(world: World, game: str) -> int:
+    """How many moves into a new table the move with the most fields comes."""
+    widths = [len(field_names(action)) for _table, _player, action
+              in itertools.islice(fresh_moves(world, game), SEARCHED_MOVES)]
+    return widths.index(max(widths))
+
+
+def fresh_position(world: World, game: str, moves: int):
+    """A new table `moves` moves in: (table, player, move) of its next move."""
+    return next(itertools.islice(fresh_moves(world, game), moves, None))
 
 
 @pytest.mark.parametrize("game", ALL_GAMES)

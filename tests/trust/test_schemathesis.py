@@ -40,6 +40,7 @@ def real_tables(base: str) -> list:
     return found
 
 
+@pytest.mark.counts(schemathesis_cases=10, inputs_tried=10)  # a case per operation at least
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_the_api_keeps_its_openapi_contract(live_server, mode):
     base = live_server.url

@@ -97,6 +97,7 @@ def csrf_of(text: str) -> str:
 
 # -- cross-site form posts ---------------------------------------------------------------
 
+@pytest.mark.counts(pages_checked=1)
 def test_cross_site_form_posts_are_refused(app, live_server):
     """Every form handler refuses a post without the page's CSRF token, or with another
     browser's, and changes nothing; the API takes no cookies and no forms."""
@@ -136,6 +137,7 @@ def test_cross_site_form_posts_are_refused(app, live_server):
 
 # -- names that are markup -----------------------------------------------------------------
 
+@pytest.mark.counts(pages_checked=1)
 def test_players_named_with_html_or_script_are_inert_everywhere(app, live_server):
     base = live_server.url
     table = new_table(base, "go-big", 3, 43, options={"copies_per_value": 4}, local=1)
@@ -201,6 +203,7 @@ def test_players_named_with_html_or_script_are_inert_everywhere(app, live_server
     page_check(response, "a join refused for a taken name")
 
 
+@pytest.mark.counts(pages_checked=1)
 def test_every_page_has_a_csp_without_inline_script(client):
     for path in ("/", "/games", "/new/go-big", "/new/big-top", "/new/big-money",
                  "/new/nothing-beats-a-large", "/join?code=ZZZZ", "/t/ZZZZ", "/nowhere"):
@@ -399,6 +402,7 @@ def limited(database_url, tmp_path):
         db.engine.dispose()
 
 
+@pytest.mark.counts(inputs_tried=1)
 def test_room_codes_and_tokens_cannot_be_guessed_cheaply(limited):
     table = Api(client=limited.test_client()).table("go-big", players=("Ann", "Ben"))
     guesses = ["/api/v1/tables/{}", "/api/v1/tables/{}/log", "/t/{}", "/j/{}", "/r/{}",
