@@ -50,7 +50,8 @@ class ProductionServer:
 def served_in_production(database_url: str, folder: Path):
     """The production server (gunicorn with its gevent workers, tests/support/servers.py)
     on `database_url`, started, as phones on the table's Wi-Fi reach it: at the LAN name,
-    its join links and QR codes pointing there."""
+    its join links and QR codes pointing there. Once stopped, its log must hold no error
+    (a request that failed on the server, unseen by the page that made it)."""
     app = make_app(database_url, folder)
     process = ServerProcess(database_url, folder)
     url = f"http://{LAN_NAME}:{process.port}"
@@ -63,6 +64,7 @@ def served_in_production(database_url: str, folder: Path):
         process.stop()
         with app.app_context():
             db.engine.dispose()
+    assert "Traceback" not in process.output(), f"the server's log, {process.log}, holds an error"
 
 
 PHONE = {"width": 360, "height": 740}
