@@ -1,8 +1,7 @@
-"""A table's life beyond one game's moves, in Chromium against the production server
-(gunicorn, gevent workers; a move answered busy aside, which needs a setting of its own):
-a phone that lost its connection catches up by itself, the host device plays for a player
-without a phone behind a privacy cover, and a finished table is played again with the same
-players."""
+"""A table's life beyond one game's moves, in Chromium against the production server (gunicorn,
+gevent workers; a move answered busy aside, which needs a setting of its own): a phone that
+lost its connection catches up by itself, the host device plays for a player without a phone
+behind a privacy cover, and a finished table is played again with the same players."""
 from __future__ import annotations
 
 import json
@@ -449,8 +448,7 @@ def test_a_finished_table_is_played_again_with_the_same_players(production_serve
     expect(ann.get_by_text("You are seated")).to_be_visible()
     expect(ann.locator(".players li", has_text="Ann")).to_contain_text("you")
     # ...and the host screen of the new table sees the phone it can start with.
-    assert Api(production_server.local_url).call(
-        "GET", f"/tables/{new_code}")[1]["status"] == "lobby"
+    assert api.call("GET", f"/tables/{new_code}")[1]["status"] == "lobby"
 
 
 def test_after_play_again_the_phones_are_recognised_and_the_display_follows(production_server,
