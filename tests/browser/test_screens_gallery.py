@@ -22,12 +22,20 @@ from companion.games import GAMES
 from tests.support.api import Api
 from tests.support.browser import (CONTROLS, HOST, PHONE, SOON, TAP, TARGETS, console_errors,
                                    fits_a_phone, screenshot, wait_until)
-from tests.support.browser_tables import GAME_TABLES, game_table, running_site
+from tests.support.browser_tables import GAME_TABLES, Site, game_table, running_site
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     with running_site(tmp_path_factory.mktemp("gallery")) as site:
         yield site
+
+
+@pytest.fixture(scope="module")
+def production_site(production_server):
+    """The production server (gunicorn, gevent workers) at the LAN name, with no table yet:
+    the screens that moves reach live are looked at where production serves them."""
+    server = production_server
+    return Site(server.url, server.local_url, server.app)
 
 
 def test_every_game_mid_game_and_at_the_end_on_phones_and_host_screens(site, new_phone):
@@ -90,12 +98,13 @@ TYPING_DELAY_MS = 60  # between keys: the other phone's move arrives mid-word
 MOVE_AFTER_SECONDS = 0.15
 
 
-def test_typing_into_every_screen_while_other_phones_move(site, new_phone):
+def test_typing_into_every_screen_while_other_phones_move(production_site, new_phone):
     """Every game's phone (a player awaited) and host screen mid-game, and Big Money's market
     cards being typed: every section opened, every field typed into and every choice an
     entry needs made while another phone's move arrives; an entry whose preview offers its
     button is then made, and more moves arrive. No console error or warning on the way:
     no refused inline style, no duplicate ids found during a morph."""
+    site = production_site
     api = Api(site.local_url, app=site.app)
     errors = []
     for game, phase in [(game, "mid") for game in GAME_TABLES] + [("big-money", "market")]:
@@ -354,14 +363,14 @@ def test_the_theme_follows_the_phone(site, new_phone):
     assert luminance(light[0]) > 200 > 60 > luminance(dark[0])
 
 
-def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(live_server, new_phone):
+def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(production_server, new_phone):
     """Cat waits while Ann plays: each move swaps Cat's panel; nothing on Cat's screen
     moves (Cumulative Layout Shift 0 outside her own taps) and her scroll position stays."""
-    table = Api(live_server.local_url).table()
+    table = Api(production_server.local_url).table()
     cat = new_phone(**PHONE)
     cat.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Cat"],
-                              "url": live_server.url}])
-    cat.goto(f"{live_server.url}/t/{table.code}")
+                              "url": production_server.url}])
+    cat.goto(f"{production_server.url}/t/{table.code}")
     expect(cat.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
     cat.evaluate("""() => { window.__shift = 0; new PerformanceObserver(list => {
         for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;

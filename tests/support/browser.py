@@ -8,8 +8,13 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 
-from tests.support.app import ROOT, LiveServer
+from companion.extensions import db
+from tests.support.app import ROOT, LiveServer, make_app
+from tests.support.servers import ServerProcess
 
 LAN_NAME = "table.lan"
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -26,6 +31,42 @@ def serve_on_the_lan(app) -> LiveServer:
     server = LiveServer(app, LAN_NAME)
     app.config["PUBLIC_URL"] = server.url
     return server.start()
+
+
+@dataclass
+class ProductionServer:
+    """The app as `make run` serves it, at the LAN name: `url` is what phones open,
+    `local_url` where test code calls it, `port` its port; `app` is an app of the test's
+    own on the same database (what the bots read a table's full state through); `process`
+    the server itself."""
+    url: str
+    local_url: str
+    port: int
+    app: object
+    process: ServerProcess
+
+
+@contextmanager
+def served_in_production(database_url: str, folder: Path):
+    """The production server (gunicorn with its gevent workers, tests/support/servers.py)
+    on `database_url`, started, as phones on the table's Wi-Fi reach it: at the LAN name,
+    its join links and QR codes pointing there. Once stopped, its log must hold no error
+    (a request that failed on the server, unseen by the page that made it)."""
+    app = make_app(database_url, folder)
+    process = ServerProcess(database_url, folder)
+    url = f"http://{LAN_NAME}:{process.port}"
+    process.env["COMPANION_PUBLIC_URL"] = url
+    app.config["PUBLIC_URL"] = url
+    try:
+        process.start()
+        yield ProductionServer(url, process.url, process.port, app, process)
+    finally:
+        process.stop()
+        with app.app_context():
+            db.engine.dispose()
+    assert "Traceback" not in process.output(), f"the server's log, {process.log}, holds an error"
+
+
 PHONE = {"width": 360, "height": 740}
 HOST = {"width": 1280, "height": 800}
 # What changes a table: none of it belongs on a screen that only shows one.
