@@ -8,16 +8,20 @@ only on their arguments (randomness only from the `rng` handed in).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Union, get_args
+from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo
 
 from .messages import message, renumbered_text, text_from_json, text_json
 
 State = dict[str, Any]
+"""Any game's state as the platform holds it: plain JSON data."""
+
+StateT = TypeVar("StateT", bound=Mapping[str, Any])
+"""One game's own state: a TypedDict of its models, the same plain JSON data typed."""
 
 HOST = None
 """The actor id of the host acting as host (not for a player); `apply` gets it for
@@ -176,7 +180,7 @@ def mentions(value: Any, secret: Any) -> bool:
 Move = Callable[..., list[Note]]
 
 
-class Game:
+class Game(Generic[StateT]):
     """Base class of a game engine. Subclasses set the class attributes and implement
     the methods that raise NotImplementedError."""
 
@@ -294,7 +298,7 @@ class Game:
         merged.update(chosen)
         return self.Options.model_validate(merged)
 
-    def setup(self, players: list[int], options: StrictModel, rng: random.Random) -> State:
+    def setup(self, players: list[int], options: StrictModel, rng: random.Random) -> StateT:
         """The starting state; `players` are ids in seat order, the first to act first.
         Refuses a number of players the game is not for."""
         if not self.min_players <= len(players) <= self.max_players:
@@ -303,38 +307,38 @@ class Game:
                                         most=self.max_players))
         return self.start(players, options, rng)
 
-    def start(self, players: list[int], options: StrictModel, rng: random.Random) -> State:
+    def start(self, players: list[int], options: StrictModel, rng: random.Random) -> StateT:
         """The starting state for a number of players the game is for."""
         raise NotImplementedError
 
-    def waiting_for(self, state: State) -> list[int]:
+    def waiting_for(self, state: StateT) -> list[int]:
         """Every player whose input is awaited now (empty when the game is over)."""
         raise NotImplementedError
 
-    def host_names_anyone(self, state: State, action) -> bool:
+    def host_names_anyone(self, state: StateT, action) -> bool:
         """Whether the host, as the host, may name any player in one of
         `host_or_player_actions` (the score sheet's scorer, a correction), rather than only
         a player without a phone (who has no screen of their own to make it on)."""
         return False
 
-    def host_may_act(self, state: State) -> bool:
+    def host_may_act(self, state: StateT) -> bool:
         """Whether the game awaits, or lets the game go on through, a move of the host as
         the host (`random_action(state, HOST, rng)`): the score sheet's scorer, the end of
         an open-ended sheet. The bots then play the host too. False by default: a host's
         bank adjustment is not part of playing the game."""
         return False
 
-    def turn(self, state: State) -> int | None:
+    def turn(self, state: StateT) -> int | None:
         """The player whose action is awaited, if exactly one."""
         waiting = self.waiting_for(state)
         return waiting[0] if len(waiting) == 1 else None
 
-    def actions(self, state: State, player: int | None) -> list[dict]:
+    def actions(self, state: StateT, player: int | None) -> list[dict]:
         """What `player` (or the host, for None) may do now, as templates: each a dict
         with "type" and the fields or choices it takes. [] when nothing."""
         raise NotImplementedError
 
-    def apply(self, state: State, player: int | None, action: StrictModel,
+    def apply(self, state: StateT, player: int | None, action: StrictModel,
               rng: random.Random) -> list[Note]:
         """Apply `action` by `player` to `state` IN PLACE (the platform hands in a
         private copy) and return the log lines; or raise IllegalAction and leave the
@@ -342,11 +346,11 @@ class Game:
         self.check_actor(state, player, action)
         return self.moves[type(action)](self, state, player, action, rng)
 
-    def check_actor(self, state: State, player: int | None, action: StrictModel) -> None:
+    def check_actor(self, state: StateT, player: int | None, action: StrictModel) -> None:
         """Refuse (IllegalAction, NotYourTurn) what `player` may not post now whatever the
         action, before its move checks the rest. Nothing by default."""
 
-    def second_look(self, state: State, action: StrictModel) -> list:
+    def second_look(self, state: StateT, action: StrictModel) -> list:
         """What in a legal action looks like a slip, worth a second look before a screen
         sends it (messages; none by default). The rules take it as it is: only the
         screens ask."""
@@ -358,31 +362,31 @@ class Game:
         when the game cannot tell (the whole state is given)."""
         return None
 
-    def keeps_secrets(self, state: State) -> bool:
+    def keeps_secrets(self, state: StateT) -> bool:
         """Whether the players' own views may hold something the others may not see now
         (what the host screen covers for a player without a phone)."""
         return True
 
-    def preview(self, state: State, player: int | None, action: StrictModel) -> str | None:
+    def preview(self, state: StateT, player: int | None, action: StrictModel) -> str | None:
         """A sentence saying what a legal action would do, shown before it is confirmed;
         None to show the log lines the action would make."""
         return None
 
-    def view(self, state: State, viewer: int | None) -> tuple[dict, dict | None]:
+    def view(self, state: StateT, viewer: int | None) -> tuple[dict, dict | None]:
         """(public state, the viewer's own secrets or None for the public view).
         Nothing in either may hold another player's secret before the rules reveal it."""
         raise NotImplementedError
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: StateT) -> Result | None:
         """The final standings once the game is over, else None."""
         raise NotImplementedError
 
-    def scores(self, state: State) -> dict[int, int]:
+    def scores(self, state: StateT) -> dict[int, int]:
         """Each player's score as the game stands (for the chart of the game at the end;
         it may count secrets, as it is only drawn once the game is over)."""
         raise NotImplementedError
 
-    def random_action(self, state: State, player: int | None,
+    def random_action(self, state: StateT, player: int | None,
                       rng: random.Random) -> dict | None:
         """A legal action for `player` chosen with `rng`, as posted data, or None when
         nothing is awaited from them: the bot that plays seeded games in the trust suite
@@ -390,7 +394,7 @@ class Game:
         when `host_may_act`, else None."""
         raise NotImplementedError
 
-    def public_step(self, state: State, player: int) -> bool:
+    def public_step(self, state: StateT, player: int) -> bool:
         """Whether what `player` is asked now may be done in front of everyone (a player
         without a phone, from the host screen): True when no action offered asks for a
         secret (`secret_actions`) and none shows one of theirs (`secrets`), as Big Top's
@@ -401,7 +405,7 @@ class Game:
         return not any(mentions(offered, secret)
                        for secret in self.secrets(state).get(player, []))
 
-    def secrets(self, state: State) -> dict[int, list[Any]]:
+    def secrets(self, state: StateT) -> dict[int, list[Any]]:
         """Per player, the values no one else may see yet (for the secrecy tests): every
         view, fragment, log line and error for another viewer must not contain them."""
         return {}

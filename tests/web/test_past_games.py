@@ -122,7 +122,8 @@ def test_the_host_ends_a_table_in_its_log_and_it_takes_no_move_after(app):
     assert log["events"][-1]["summary"] == "The host ended this table before the game was over."
     with app.app_context():
         kinds = db.session.execute(db.select(Event.kind).join(Table, Table.id == Event.table_id)
-                                   .where(Table.code == table.code)).scalars().all()
+                                   .where(Table.code == table.code)
+                                   .order_by(Event.seq)).scalars().all()
     assert kinds[-1] == "end"
 
     again = host.post(f"/t/{table.code}/end", data={"csrf_token": token})

@@ -31,7 +31,7 @@ from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, S
                     put_on_pile, shift_down, token_position, usual_hand_size)
 from .deals import pay_receipts, start_deal, take_pot
 from .explain import explain
-from .hands import (check_deck, doubled_in, not_held, public_check, unknown_card,
+from .hands import (bot_hand, check_deck, doubled_in, not_held, public_check, unknown_card,
                     valid_entry)
 from .models import Call, Hand, Options, Pass, Play, PlayCalled, Receipts
 
@@ -469,7 +469,7 @@ class BigTop(Game):
         if player not in self.waiting_for(state):
             return None
         if state["step"] == "hands":
-            return {"type": "hand", "cards": self._bot_hand(state, player)}
+            return {"type": "hand", "cards": bot_hand(state, player)}
         if state["step"] == "receipts":
             values = list(RECEIPT_VALUES)
             rng.shuffle(values)
@@ -478,17 +478,6 @@ class BigTop(Game):
         if template["type"] == "pass":
             return {"type": "pass"}
         return {"type": template["type"], "card": rng.choice(template["card"])}
-
-    @staticmethod
-    def _bot_hand(state: State, player: int) -> list[str]:
-        """The bots' deal: one shuffle per deal, dealt one card at a time from the left of
-        the dealer, so every bot enters its share of the same 52 cards."""
-        deck = list(DECK)
-        random.Random(f"bot-deal:{state['deal']}").shuffle(deck)
-        seats = len(state["seats"])
-        index = [s["player"] for s in state["seats"]].index(player)
-        offset = (index - state["dealer_seat"] - 1) % seats
-        return deck[offset::seats]
 
     def secrets(self, state: State) -> dict[int, list]:
         if state["step"] == "over":

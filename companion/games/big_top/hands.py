@@ -4,6 +4,7 @@ only to the players who entered it (to anyone else it would tell who holds it); 
 entered what."""
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from ..engine import IllegalAction, Note, State
@@ -86,3 +87,14 @@ def public_check(state: State) -> dict | None:
     if check is None:
         return None
     return {"missing": list(check["missing"]), "doubled_count": len(check["doubled"])}
+
+
+def bot_hand(state: State, player: int) -> list[str]:
+    """The bots' deal: one shuffle per deal, dealt one card at a time from the left of the
+    dealer, so every bot enters its share of the same 52 cards."""
+    deck = list(DECK)
+    random.Random(f"bot-deal:{state['deal']}").shuffle(deck)
+    seats = len(state["seats"])
+    index = [s["player"] for s in state["seats"]].index(player)
+    offset = (index - state["dealer_seat"] - 1) % seats
+    return deck[offset::seats]
