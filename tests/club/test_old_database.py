@@ -38,8 +38,7 @@ def old_database(tmp_path):
     (one table per game and status, codes OLDA, OLDB...), written with the models, whose
     columns that revision has too."""
     app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}",
-                      "RATELIMIT_ENABLED": False})
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}"})
     with app.app_context():
         upgrade(directory=MIGRATIONS, revision=BEFORE_MESSAGES)
         for number, old in enumerate(OLD_TABLES):

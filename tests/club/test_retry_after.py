@@ -11,11 +11,10 @@ import time
 import pytest
 import requests
 
-from companion.extensions import db
 from companion.web.errors import RETRY_AFTER_SECONDS
 from companion.web.stream_limits import RETRY_SECONDS
 from tests.support.api import Api
-from tests.support.app import make_app, own_database
+from tests.support.app import own_database
 from tests.support.clients import session_from
 from tests.support.servers import ServerProcess, pgbouncer
 
@@ -26,17 +25,14 @@ TIMEOUT = 10
 
 
 @pytest.fixture
-def reader(database_url, tmp_path):
+def reader(app_with):
     """The app on the server's database: what the bot reads the full state through."""
-    app = make_app(database_url, tmp_path)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    return app_with()
 
 
 def limited_server(database_url: str, tmp_path) -> ServerProcess:
     server = ServerProcess(database_url, tmp_path)
-    server.env.update(COMPANION_RATELIMIT="on", COMPANION_STREAMS_PER_ADDRESS=str(CAP),
+    server.env.update(COMPANION_STREAMS_PER_ADDRESS=str(CAP),
                       COMPANION_CONNECTIONS=str(BUDGET))
     return server
 

@@ -7,9 +7,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.extensions import db
 from tests.support.api import Api, Seated
-from tests.support.app import LiveServer, make_app
+from tests.support.app import LiveServer, close_app, make_app
 from tests.support.browser import serve_on_the_lan
 
 # Per game: the options and players of its tables, and how many bot moves make "mid-game"
@@ -87,5 +86,4 @@ def running_site(folder):
         yield site
     finally:
         server.stop()
-        with site.app.app_context():
-            db.engine.dispose()
+        close_app(site.app)

@@ -31,7 +31,7 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Player, SavedDefaults, Table
 from tests.support.api import Api
-from tests.support.app import make_app
+from tests.support.app import close_app, make_app
 from tests.support.bots import actors
 from tests.support.clients import form_fields
 from tests.support.counts import COUNTS
@@ -220,8 +220,7 @@ def world(module_database_url, tmp_path_factory):
     app = make_app(module_database_url, tmp_path_factory.mktemp("fuzz"),
                    WTF_CSRF_ENABLED=False)
     yield World(app)
-    with app.app_context():
-        db.engine.dispose()
+    close_app(app)
 
 
 def check(world: World, method: str, path: str, before: tuple, response) -> None:
