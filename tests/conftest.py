@@ -13,9 +13,8 @@ import pytest
 # is first imported; the servers the tests start inherit it).
 os.environ.setdefault("COMPANION_EXTRA_GAMES", "tests.games.guess_number:GuessNumber")
 
-from companion.extensions import db  # noqa: E402
 from tests.support.api import Api  # noqa: E402
-from tests.support.app import LiveServer, make_app, own_database  # noqa: E402
+from tests.support.app import LiveServer, close_app, make_app, own_database  # noqa: E402
 
 pytest_plugins = ["tests.support.counts"]  # the trust suite's counts, summed over the workers
 
@@ -32,8 +31,7 @@ def migrated_sqlite(tmp_path_factory) -> Path:
     """A SQLite file the migrations brought up to date, once per run."""
     folder = tmp_path_factory.mktemp("migrated")
     app = make_app(f"sqlite:///{folder / 'companion.sqlite3'}", folder)
-    with app.app_context():
-        db.engine.dispose()  # its log checkpointed into the file, which is then whole
+    close_app(app)  # its log checkpointed into the file, which is then whole
     return folder / "companion.sqlite3"
 
 
@@ -48,8 +46,22 @@ def app(database_url, tmp_path, request):
             shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
     app = make_app(database_url, tmp_path)
     yield app
-    with app.app_context():
-        db.engine.dispose()
+    close_app(app)
+
+
+@pytest.fixture
+def app_with(database_url, tmp_path):
+    """Makes the app on this test's own database with settings of the test's own
+    (`app_with(TEST_SEEDS=False)`); each one made is closed when the test ends."""
+    made = []
+
+    def make(**overrides):
+        made.append(make_app(database_url, tmp_path, **overrides))
+        return made[-1]
+
+    yield make
+    for app in made:
+        close_app(app)
 
 
 @pytest.fixture

@@ -10,12 +10,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from companion.live import REVOKED_MESSAGE
 from companion.web.screens import NOT_SEATED
 from companion.web.stream_limits import RETRY_SECONDS, TOO_MANY_HERE
 from tests.support.api import Api
-from tests.support.app import make_app
 from tests.support.browser import (SOON, console_errors, first_move, screenshot, seat_phone,
                                    serve_on_the_lan, wait_until)
 
@@ -116,14 +114,11 @@ def test_a_phone_that_follows_again_after_its_seat_was_given_away_is_signed_out(
 
 
 @pytest.fixture
-def capped_server(database_url, tmp_path):
-    """The server, its limits on, where an address may hold one stream."""
-    app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True, STREAMS_PER_ADDRESS=1)
-    server = serve_on_the_lan(app)
+def capped_server(app_with):
+    """The server where an address may hold one stream."""
+    server = serve_on_the_lan(app_with(STREAMS_PER_ADDRESS=1))
     yield server
     server.stop()
-    with app.app_context():
-        db.engine.dispose()
 
 
 def test_a_phone_over_its_networks_cap_says_so_and_follows_again_when_there_is_room(

@@ -13,9 +13,8 @@ import threading
 
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from tests.support.api import Api, Seated
-from tests.support.app import make_app
+from tests.support.app import close_app, make_app
 from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, host_screen,
                                    log_lines, screenshot, seat_phone, serve_on_the_lan)
 
@@ -205,8 +204,7 @@ def test_a_move_answered_busy_is_sent_again_by_itself_and_made_once(tmp_path, ne
         assert len(log_lines(api, table, "Ann")) == 2
     finally:
         server.stop()
-        with app.app_context():
-            db.engine.dispose()
+        close_app(app)
 
 
 def test_an_older_panel_never_replaces_a_newer_one(production_server, new_phone):

@@ -23,7 +23,7 @@ from companion.auth import PUBLIC, Viewer
 from companion.extensions import db
 from companion.models import Event, Player, Table
 from companion.table import read
-from tests.support.app import own_database
+from tests.support.app import close_app, own_database
 from tests.support.catalogs import english_in
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -53,8 +53,7 @@ def old_database(old_database_url):
     table per game and status, codes OLDA, OLDB...), written with the models, whose
     columns that revision has too."""
     app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
-                      "SQLALCHEMY_DATABASE_URI": old_database_url,
-                      "RATELIMIT_ENABLED": False})
+                      "SQLALCHEMY_DATABASE_URI": old_database_url})
     with app.app_context():
         upgrade(directory=MIGRATIONS, revision=BEFORE_MESSAGES)
         for number, old in enumerate(OLD_TABLES):
@@ -77,8 +76,7 @@ def old_database(old_database_url):
                                      **event))
         db.session.commit()
     yield app
-    with app.app_context():
-        db.engine.dispose()
+    close_app(app)
 
 
 def test_an_upgraded_database_reads_its_history_as_before_and_in_german(old_database):

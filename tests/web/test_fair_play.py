@@ -14,18 +14,14 @@ from companion.models import Table
 from companion.records import replay_record
 from companion.table.moves import SEED_MAX
 from tests.support.api import Api
-from tests.support.app import make_app
 from tests.support.pages import csrf_of, page
 from tests.support.streams import Stream
 
 
 @pytest.fixture
-def club_app(database_url, tmp_path):
+def club_app(app_with):
     """The app as a club runs it: without COMPANION_TEST_SEEDS."""
-    app = make_app(database_url, tmp_path, TEST_SEEDS=False)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    return app_with(TEST_SEEDS=False)
 
 
 def stored_seed(app, code: str) -> int | None:

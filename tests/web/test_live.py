@@ -17,7 +17,7 @@ from companion.extensions import db
 from companion.models import Table
 from companion.table import moves
 from tests.support.api import Api, Seated
-from tests.support.app import ROOT, free_port, make_app
+from tests.support.app import ROOT, close_app, free_port
 from tests.support.servers import GUNICORN, ServerProcess, processes_of_group
 from tests.support.streams import Stream
 
@@ -150,14 +150,13 @@ def test_double_taps_with_one_action_id_apply_once(live_server):
     assert len(log["events"]) == 1
 
 
-def test_a_new_app_on_the_same_database_continues_every_table(app, database_url, tmp_path):
+def test_a_new_app_on_the_same_database_continues_every_table(app, app_with):
     api = Api(client=app.test_client())
     table = api.table()
     table.act(table.tokens["Ann"], type="play", value=6, count=2)
     before = table.view(table.tokens["Ann"])
-    with app.app_context():
-        db.engine.dispose()
-    again = make_app(database_url, tmp_path)
+    close_app(app)
+    again = app_with()
     table.api = Api(client=again.test_client())
     assert table.view(table.tokens["Ann"]) == before
     assert table.act(table.tokens["Ann"], type="draw", source="deck")[0] == 200

@@ -18,7 +18,7 @@ from companion.games import GAMES
 from companion.models import Table
 from companion.table import read, replaying
 from tests.support.api import Api
-from tests.support.app import ROOT, make_app, own_database
+from tests.support.app import ROOT, app_on, own_database
 from tests.support.pages import csrf_of, page
 from tests.support.screens import as_host, as_player
 
@@ -64,11 +64,8 @@ def other_app(tmp_path):
     """A second server's app, on a database of its own."""
     folder = tmp_path / "other"
     folder.mkdir()
-    with own_database(folder) as url:
-        other = make_app(url, folder)
+    with own_database(folder) as url, app_on(url, folder) as other:
         yield other
-        with other.app_context():
-            db.engine.dispose()
 
 
 def test_a_replay_steps_through_the_game_with_every_secret(app):
@@ -369,14 +366,10 @@ def test_a_real_flask_import_opens_the_record_in_a_new_servers_database(app, tmp
                           timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     code = re.search(r"as table ([A-Z]{4})", done.stdout).group(1)
-    server = make_app(env["DATABASE_URL"], fresh)
-    try:
+    with app_on(env["DATABASE_URL"], fresh) as server:
         assert public_lines(server, code) == public_lines(app, table.code)
         with server.app_context():
             moves = len(replaying.moves_of(read.find(code)))
             db.session.remove()
         end = page(server.test_client(), f"/t/{code}/replay?step={moves}")
         assert "The game is over." in end
-    finally:
-        with server.app_context():
-            db.engine.dispose()
