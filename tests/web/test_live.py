@@ -363,7 +363,7 @@ def test_a_closed_hub_ends_every_wait_at_once():
     entering = threading.Event()
 
     def wait() -> None:
-        entering.set()  # the thread keeps running until the wait blocks it
+        entering.set()  # the close is made once this thread goes on into the wait
         hub.wait("BCDF", -1, 30)
 
     waiting = threading.Thread(target=wait)
