@@ -10,8 +10,8 @@ import re
 from playwright.sync_api import expect
 
 from tests.support.api import Api
-from tests.support.browser import (SOON, console_errors, first_move, host_screen, seat_phone,
-                                   wait_until)
+from tests.support.browser import (SOON, STREAM_OPEN_SPY, console_errors, first_move, following,
+                                   host_screen, seat_phone, wait_until)
 
 BUZZ_SPY = """window.__buzzes = [];
 Object.defineProperty(navigator, 'vibrate', {configurable: true,
@@ -37,6 +37,7 @@ def test_a_phone_over_plain_http_stays_awake_and_hears_its_turn(production_serve
     table = api.table(options={"copies_per_value": 4})  # a short game
     ben = new_phone()
     ben.context.add_init_script(BUZZ_SPY)
+    ben.context.add_init_script(STREAM_OPEN_SPY)
     errors = console_errors(ben)
     ben.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Ben"],
                               "url": production_server.url}])
@@ -49,7 +50,7 @@ def test_a_phone_over_plain_http_stays_awake_and_hears_its_turn(production_serve
 
     # The video that keeps the screen on waits for the first tap, then plays, filling the
     # screen (phone browsers hold the screen only for a video that fills a good part of it).
-    ben.wait_for_timeout(300)
+    following(ben)  # the last thing the page does by itself: the video is still paused
     assert ben.evaluate(VIDEO_PAUSED)
     ben.locator(".turn").click()
     wait_until(ben, VIDEO_PLAYING)
@@ -102,6 +103,10 @@ def test_a_live_update_keeps_the_dice_tapped_and_the_hosts_open_adjustment(produ
     previews = []
     phone.on("request",
              lambda request: previews.append(request.url) if "/preview" in request.url else None)
+    # Counted in the page as htmx sends them: a tap's request is sent before its click ends.
+    phone.evaluate("window.previewsAsked = 0; document.addEventListener('htmx:beforeRequest', "
+                   "(e) => { if (e.detail.pathInfo.requestPath.includes('/preview')) "
+                   "window.previewsAsked += 1; })")
     expect(phone.get_by_role("group", name="Die 1", exact=True)).to_be_visible()
 
     # The host starts an adjustment for another player and is still typing its note.
@@ -115,8 +120,7 @@ def test_a_live_update_keeps_the_dice_tapped_and_the_hosts_open_adjustment(produ
     for number, face in enumerate((2, 2, 5), start=1):
         phone.get_by_role("group", name=f"Die {number}", exact=True).get_by_text(
             str(face), exact=True).click()
-    phone.wait_for_timeout(300)
-    assert previews == []
+    assert phone.evaluate("window.previewsAsked") == 0
 
     # The host pays the roller through the API: the pushed panel keeps the three dice.
     money = table.view()["state"]["seats"]
@@ -135,6 +139,7 @@ def test_a_live_update_keeps_the_dice_tapped_and_the_hosts_open_adjustment(produ
             str(face), exact=True).click()
     expect(phone.locator(".bm-preview")).to_contain_text("2 Pairs, collects", timeout=SOON)
     assert previews and all("csrf_token" not in url for url in previews), previews
+    assert phone.evaluate("window.previewsAsked") == len(previews)
     phone.get_by_role("button", name="Done: collect").click()
     expect(phone.get_by_role("group", name="Die 1", exact=True)).to_have_count(0, timeout=SOON)
 

@@ -15,8 +15,9 @@ from playwright.sync_api import expect
 
 from tests.support.api import Api, Seated
 from tests.support.app import close_app, make_app
-from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, host_screen,
-                                   log_lines, screenshot, seat_phone, serve_on_the_lan)
+from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, following,
+                                   host_screen, join_by_link, log_lines, screenshot, seat_phone,
+                                   serve_on_the_lan)
 
 SUITS = ("clowns", "sideshow", "animals", "performers")
 RANKS = ("P", "L1", "L2", "L3", "L4", "L5", "L6", "D1", "D2", "D3", "D4", "D5", "D6")
@@ -86,6 +87,15 @@ class Network:
         self.listener.close()
 
 
+def lose_the_network(page, network: Network) -> None:
+    """The phone's network goes away: its stream breaks, and the page's try to open it
+    again fails (so the page knows it is cut off, and nothing can reach it)."""
+    with page.expect_event("requestfailed", lambda request: "/events" in request.url,
+                           timeout=SOON):
+        page.context.set_offline(True)
+        network.drop()
+
+
 def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server, new_phone):
     api = Api(production_server.local_url)
     table = api.table()  # Ann, Ben, Cat at Go Big; Ann plays first
@@ -94,26 +104,22 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server
         ann = seat_phone(new_phone, production_server.url, table, "Ann")
         ben = seat_phone(new_phone, network.url, table, "Ben")
         expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
-        streams = []
-        ben.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
-        ben.wait_for_timeout(300)  # Ben's stream is open
+        following(ben)
 
         # Ben's phone loses its network: the stream breaks, nothing gets through.
-        ben.context.set_offline(True)
-        network.drop()
+        lose_the_network(ben, network)
         first_move(table, "Ann")  # her set
         first_move(table, "Ann")  # her draw: Ben's turn
         assert table.view()["turn"] == table.ids["Ben"]
         moves = log_lines(api, table, "Ben")[-2:]
         assert moves[0].startswith("Ann played"), moves
-        ben.wait_for_timeout(1_000)
         expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
         for line in moves:
             expect(ben.locator(".log")).not_to_contain_text(line)
 
         # The network comes back: the page asks for the table again and the stream
         # reconnects by itself (the server sends the current version on connect). No reload.
-        url, opened = ben.url, len(streams)
+        url, opened = ben.url, ben.evaluate("window.streamsOpened")
         network.restore()
         ben.context.set_offline(False)
         for line in moves:
@@ -122,20 +128,14 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server
         expect(ben.get_by_role("button", name=re.compile(r"^Play \d+ × \d+$"))
                .first).to_be_visible()
         assert ben.url == url
-        for _ in range(50):  # the stream itself comes back too, on its own
-            if len(streams) > opened:
-                break
-            ben.wait_for_timeout(100)
-        assert len(streams) > opened
+        following(ben, opened + 1)  # the stream itself comes back too, on its own
         expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
 
         # A phone waking from sleep asks for the panel again ("resync" on the body, which
         # app.js dispatches on visibilitychange) and shows what it missed while asleep.
-        ben.context.set_offline(True)  # asleep: nothing gets through
-        network.drop()
+        lose_the_network(ben, network)  # asleep: nothing gets through
         first_move(table, "Ben")
         first_move(table, "Ben")  # Cat's turn
-        ben.wait_for_timeout(500)
         expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
         network.restore()
         ben.context.set_offline(False)
@@ -156,9 +156,7 @@ def test_a_refresh_that_failed_is_asked_again_when_back_online(production_server
     table = api.table()
     ben = seat_phone(new_phone, production_server.url, table, "Ben")
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
-    failed = []
-    ben.on("requestfailed", lambda r: failed.append(r.url))
-    ben.wait_for_timeout(300)  # Ben's stream is open
+    following(ben)
 
     # Chromium's offline mode keeps an open event stream: the pushed panel arrives.
     ben.context.set_offline(True)
@@ -167,9 +165,9 @@ def test_a_refresh_that_failed_is_asked_again_when_back_online(production_server
     expect(ben.locator(".log")).to_contain_text(moves[0], timeout=SOON)
 
     # A refresh asked for while offline fails, and is asked again once back online.
-    ben.evaluate("document.body.dispatchEvent(new Event('resync'))")
-    ben.wait_for_timeout(500)
-    assert any(f"/t/{table.code}/panel" in url for url in failed), failed
+    with ben.expect_event("requestfailed", lambda request: f"/t/{table.code}/panel"
+                          in request.url, timeout=SOON):
+        ben.evaluate("document.body.dispatchEvent(new Event('resync'))")
     with ben.expect_request(lambda r: f"/t/{table.code}/panel" in r.url, timeout=SOON):
         ben.context.set_offline(False)
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
@@ -282,11 +280,7 @@ def test_the_host_device_plays_for_a_player_without_a_phone(production_server, n
 
     phones, tokens = {}, {}
     for name in ("Ann", "Ben"):
-        phone = new_phone()
-        phone.goto(f"{production_server.url}/j/{code}")
-        phone.get_by_label("Your name").fill(name)
-        phone.get_by_role("button", name="Take a seat").click()
-        expect(phone.get_by_text("Waiting for the host to start")).to_be_visible(timeout=SOON)
+        phone = join_by_link(new_phone(), f"{production_server.url}/j/{code}", name)
         expect(host.locator(".players .player-name", has_text=name)).to_be_visible(timeout=SOON)
         tokens[name] = next(c["value"] for c in phone.context.cookies()
                             if c["name"] == f"companion_{code}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from types import SimpleNamespace
 
 import pytest
@@ -18,6 +17,7 @@ from companion.table import moves, read, seating
 from tests.support.api import Api
 from tests.support.app import app_on, make_app, own_database
 from tests.support.bots import choose_move
+from tests.support.pages import text_of
 from tests.support.referee import Referee
 
 # Small boxes, so that games end in a few dozen moves.
@@ -173,10 +173,6 @@ def english(note: dict) -> dict:
             "reveal": line.reveal}
 
 
-def visible_text(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]*>", " ", html).split())
-
-
 def screens(app, made) -> list:
     """What every viewer of every table reads, whatever the players' ids: the log, the
     text of the phone and host screens, and the names seated in a lobby."""
@@ -195,11 +191,11 @@ def screens(app, made) -> list:
             phone = app.test_client()
             phone.set_cookie(f"companion_{table.code}", token)
             page = phone.get(f"/t/{table.code}")
-            seen.append((name, page.status_code, visible_text(page.get_data(as_text=True))))
+            seen.append((name, page.status_code, text_of(page.get_data(as_text=True))))
         host = app.test_client()
         host.set_cookie(f"companion_host_{table.code}", table.host)
         page = host.get(f"/t/{table.code}/host")
-        seen.append(("host", page.status_code, visible_text(page.get_data(as_text=True))))
+        seen.append(("host", page.status_code, text_of(page.get_data(as_text=True))))
     return seen
 
 

@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from playwright.sync_api import expect
+
 from companion.extensions import db
 from tests.support.app import ROOT, LiveServer, make_app
 from tests.support.servers import ServerProcess
@@ -73,9 +75,22 @@ HOST = {"width": 1280, "height": 800}
 CONTROLS = "form, button, input, select, textarea, [hx-post], [hx-put], [hx-patch], [hx-delete]"
 
 
+# Counts the page's live streams opened (the htmx SSE extension's event), once however
+# often it is added: a stream is open once the server listens for the table's changes on it.
+STREAM_OPEN_SPY = """if (!("streamsOpened" in window)) { window.streamsOpened = 0;
+  document.addEventListener("htmx:sseOpen", () => { window.streamsOpened += 1; }); }"""
+
+
+def following(page, opened: int = 1, timeout_ms: int = 5_000) -> None:
+    """Wait until the page (whose context runs STREAM_OPEN_SPY) has opened its live stream
+    `opened` times since it loaded."""
+    wait_until(page, f"window.streamsOpened >= {opened}", timeout_ms)
+
+
 def seat_phone(new_phone, server_url: str, table, name: str):
     """A phone context that holds `name`'s seat cookie, on its phone screen."""
     page = new_phone()
+    page.context.add_init_script(STREAM_OPEN_SPY)
     page.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens[name],
                                "url": server_url}])
     page.goto(f"{server_url}/t/{table.code}")
@@ -84,9 +99,20 @@ def seat_phone(new_phone, server_url: str, table, name: str):
 
 def host_screen(new_phone, server_url: str, code: str, host_token: str):
     page = new_phone(1280, 800)
+    page.context.add_init_script(STREAM_OPEN_SPY)
     page.context.add_cookies([{"name": f"companion_host_{code}", "value": host_token,
                                "url": server_url}])
     page.goto(f"{server_url}/t/{code}/host")
+    return page
+
+
+def join_by_link(page, join_link: str, name: str):
+    """`page` takes a seat as `name` by the table's join link (the QR code's address), and
+    waits in the lobby."""
+    page.goto(join_link)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take a seat").click()
+    expect(page.get_by_text("Waiting for the host to start")).to_be_visible(timeout=SOON)
     return page
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import re
+import pytest
 
 import requests
 from werkzeug.routing import Rule

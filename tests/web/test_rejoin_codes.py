@@ -11,12 +11,7 @@ from companion.extensions import db
 from companion.models import Player
 from companion.table.seating import REJOIN_CODE_MINUTES
 from tests.support.pages import csrf_of, page
-
-
-def host_client(app, code: str, host_token: str):
-    client = app.test_client()
-    client.set_cookie(f"companion_host_{code}", host_token)
-    return client
+from tests.support.screens import as_host
 
 
 def make_rejoin(host, code: str, player_id: int) -> tuple[str, str, str]:
@@ -40,7 +35,7 @@ def type_code(client, code: str, typed: str):
 
 def test_a_wrong_rejoin_code_is_a_bad_entry_that_changes_nothing(app, api):
     table = api.table()
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     typed, _, _ = make_rejoin(host, table.code, table.ids["Ben"])
     version = table.view()["version"]
     phone = app.test_client()
@@ -61,7 +56,7 @@ def test_a_wrong_rejoin_code_is_a_bad_entry_that_changes_nothing(app, api):
 
 def test_the_rejoin_page_says_when_its_code_was_used(app, api):
     table = api.table()
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     typed, _, state_url = make_rejoin(host, table.code, table.ids["Ben"])
     assert host.get(state_url).status_code == 204  # still waiting: the page stays as it is
     assert type_code(app.test_client(), table.code, typed).status_code == 303
@@ -76,7 +71,7 @@ def test_the_rejoin_page_says_when_its_code_was_used(app, api):
 
 def test_the_rejoin_page_says_when_its_qr_code_was_used_or_a_newer_code_made(app, api):
     table = api.table()
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     _, token, by_qr = make_rejoin(host, table.code, table.ids["Ann"])
     phone = app.test_client()
     csrf = csrf_of(page(phone, f"/r/{table.code}"))
@@ -102,7 +97,7 @@ def test_a_rejoin_code_past_its_time_is_refused_in_the_phones_language(app, api)
     the test, not waited for), it is refused in the language of the phone that typed it,
     and the seat stays with the phone that holds it; typed in time, it takes the seat."""
     table = api.table()
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     typed, _, state_url = make_rejoin(host, table.code, table.ids["Ben"])
     made = datetime.now(timezone.utc)
     seat, version = seat_of(app, table.ids["Ben"]), table.view()["version"]

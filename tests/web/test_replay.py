@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-from html import unescape
 
 import pytest
 
@@ -19,7 +18,7 @@ from companion.models import Table
 from companion.table import read, replaying
 from tests.support.api import Api
 from tests.support.app import ROOT, app_on, own_database
-from tests.support.pages import csrf_of, page
+from tests.support.pages import csrf_of, page, text_of
 from tests.support.screens import as_host, as_player
 
 QUICK = {"go-big": {"copies_per_value": 4}}
@@ -39,10 +38,6 @@ def downloaded(app, table) -> bytes:
     response = phone.get(f"/t/{table.code}/record.json")
     assert response.status_code == 200
     return response.data
-
-
-def text_of(html: str) -> str:
-    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
 def public_lines(app, code: str) -> list[str]:
