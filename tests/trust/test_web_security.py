@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import random
 import re
-import pytest
 
+import pytest
 import requests
 from werkzeug.routing import Rule
 
