@@ -27,17 +27,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def own_database(folder: Path):
+def own_database(folder: Path, copy_of: str | None = None):
     """A database of one's own: an empty PostgreSQL database when
-    COMPANION_TEST_DATABASE_URL names a server, else a new SQLite file in `folder`."""
+    COMPANION_TEST_DATABASE_URL names a server (or a copy of the database named `copy_of`,
+    which no one may be connected to), else a new SQLite file in `folder`."""
     server = os.environ.get("COMPANION_TEST_DATABASE_URL")
     if not server:
         yield f"sqlite:///{folder / 'companion.sqlite3'}"
         return
     name = "t_" + uuid.uuid4().hex[:12]
     admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    template = f' TEMPLATE "{copy_of}"' if copy_of else ""
     with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"{template}'))
     try:
         yield server.rsplit("/", 1)[0] + "/" + name
     finally:
