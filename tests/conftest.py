@@ -13,17 +13,31 @@ import pytest
 # is first imported; the servers the tests start inherit it).
 os.environ.setdefault("COMPANION_EXTRA_GAMES", "tests.games.guess_number:GuessNumber")
 
-from companion.extensions import db  # noqa: E402
 from tests.support.api import Api  # noqa: E402
-from tests.support.app import LiveServer, make_app, own_database  # noqa: E402
+from tests.support.app import LiveServer, close_app, make_app, own_database  # noqa: E402
 
 pytest_plugins = ["tests.support.counts"]  # the trust suite's counts, summed over the workers
 
 
+@pytest.fixture(scope="session")
+def migrated_postgres(tmp_path_factory) -> str | None:
+    """On PostgreSQL, a database the migrations brought up to date, once per run (and
+    worker), for each test's database to start as a copy of: a copy is made in a fraction
+    of the time the migrations take. None on SQLite."""
+    if not os.environ.get("COMPANION_TEST_DATABASE_URL"):
+        yield None
+        return
+    folder = tmp_path_factory.mktemp("migrated-postgres")
+    with own_database(folder) as url:
+        close_app(make_app(url, folder))  # no connection left: a database being copied has none
+        yield url.rsplit("/", 1)[1]
+
+
 @pytest.fixture
-def database_url(tmp_path):
-    """This test's own database."""
-    with own_database(tmp_path) as url:
+def database_url(tmp_path, migrated_postgres):
+    """This test's own database: on PostgreSQL already migrated; on SQLite a file not made
+    yet (the `app` fixture starts it as a copy of a migrated one)."""
+    with own_database(tmp_path, copy_of=migrated_postgres) as url:
         yield url
 
 
@@ -32,8 +46,7 @@ def migrated_sqlite(tmp_path_factory) -> Path:
     """A SQLite file the migrations brought up to date, once per run."""
     folder = tmp_path_factory.mktemp("migrated")
     app = make_app(f"sqlite:///{folder / 'companion.sqlite3'}", folder)
-    with app.app_context():
-        db.engine.dispose()  # its log checkpointed into the file, which is then whole
+    close_app(app)  # its log checkpointed into the file, which is then whole
     return folder / "companion.sqlite3"
 
 
@@ -48,8 +61,22 @@ def app(database_url, tmp_path, request):
             shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
     app = make_app(database_url, tmp_path)
     yield app
-    with app.app_context():
-        db.engine.dispose()
+    close_app(app)
+
+
+@pytest.fixture
+def app_with(database_url, tmp_path):
+    """Makes the app on this test's own database with settings of the test's own
+    (`app_with(TEST_SEEDS=False)`); each one made is closed when the test ends."""
+    made = []
+
+    def make(**overrides):
+        made.append(make_app(database_url, tmp_path, **overrides))
+        return made[-1]
+
+    yield make
+    for app in made:
+        close_app(app)
 
 
 @pytest.fixture
@@ -61,6 +88,15 @@ def client(app):
 def live_server(app):
     app.config["PUBLIC_URL"] = ""
     server = LiveServer(app).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def unlimited_server(app_with):
+    """The app on a real HTTP server with its rate limits lifted, for a test that sends one
+    address's requests faster than any person could (each such test says why)."""
+    server = LiveServer(app_with(RATELIMIT_ENABLED=False, PUBLIC_URL="")).start()
     yield server
     server.stop()
 

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from tests.support.browser import ARGS, CHROMIUM, serve_on_the_lan
+from tests.support.app import own_database
+from tests.support.browser import ARGS, CHROMIUM, served_in_production, serve_on_the_lan
 
 
 def pytest_collection_modifyitems(items):
@@ -36,6 +37,17 @@ def live_server(app):
     server = serve_on_the_lan(app)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def production_server(tmp_path_factory):
+    """The app as `make run` serves it (gunicorn, gevent workers), on a database of its
+    own that test code reaches too, at the table's LAN name: for the tests of live
+    updates, reconnection and phones over HTTP, which Werkzeug's threaded server would
+    not hold to production's concurrency. One per module: a start takes a while."""
+    folder = tmp_path_factory.mktemp("production")
+    with own_database(folder) as url, served_in_production(url, folder) as server:
+        yield server
 
 
 @pytest.fixture

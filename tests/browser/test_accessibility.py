@@ -15,11 +15,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from companion.games import GAMES
 from companion.web.languages import DEFAULT, SHIPPED
 from tests.support.api import Api
-from tests.support.app import ROOT, LiveServer, make_app
+from tests.support.app import ROOT, LiveServer
 from tests.support.browser import HOST, LAN_NAME, PHONE
 from tests.support.browser_tables import GAME_TABLES, PHASES, running_site
 from tests.support.catalogs import in_test_german
@@ -296,11 +295,10 @@ def test_the_focus_order_follows_the_screen_and_shows(live_server, new_phone):
     assert "History" in names
 
 
-def test_axe_finds_nothing_serious_on_the_language_picker(axe_context, database_url, tmp_path):
+def test_axe_finds_nothing_serious_on_the_language_picker(axe_context, app_with, tmp_path):
     """With more than English offered (a test catalog), the picker at the foot of every
     screen: on the home page in English and in German."""
-    app = make_app(database_url, tmp_path, **in_test_german(tmp_path / "catalogs"))
-    server = LiveServer(app, LAN_NAME).start()
+    server = LiveServer(app_with(**in_test_german(tmp_path / "catalogs")), LAN_NAME).start()
     try:
         page = axe_context.new_page()
         found = check(page, server.url + "/", "home with the picker")
@@ -311,6 +309,4 @@ def test_axe_finds_nothing_serious_on_the_language_picker(axe_context, database_
         axe_context.clear_cookies()
     finally:
         server.stop()
-        with app.app_context():
-            db.engine.dispose()
     assert not found, "\n".join(found)

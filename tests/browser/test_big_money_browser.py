@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from companion.games.big_money import BigMoney, Options
 from companion.games.replay import setup_rng
 from tests.support.api import Api
-from tests.support.browser import Taps, screenshot
+from tests.support.browser import Taps, join_by_link, screenshot
 
 TAP_BUDGET = 8  # an ordinary turn: the Industry die, five dice, done, and buy or end
 
@@ -81,12 +81,7 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
 
     phones = {}
     for name in ("Ann", "Ben", "Cat"):
-        phone = new_phone()
-        phone.goto(join_link)
-        phone.get_by_label("Your name").fill(name)
-        phone.get_by_role("button", name="Take a seat").click()
-        expect(phone.get_by_text("Waiting for the host to start")).to_be_visible()
-        phones[name] = phone
+        phones[name] = join_by_link(new_phone(), join_link, name)
     ann, ben, cat = phones["Ann"], phones["Ben"], phones["Cat"]
     # Started through the API with a seed whose first Biz News card is the Antitrust Fine.
     host_token = next(c["value"] for c in host.context.cookies()
@@ -120,7 +115,7 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     expect(ben.locator(".bm-market")).to_contain_text("pays 45 then discarded")
 
     # Ann's turn, counted: Food (she collects 5), a pair (3), nothing she can afford: end.
-    taps = Taps()
+    taps = Taps(ann)
     taps(ann.get_by_role("group", name="Industry die", exact=True)
          .get_by_role("button", name="Food"))
     for phone in (ann, ben, cat, host):  # who collected what and why, on every screen
@@ -135,7 +130,7 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     measured = {"without a purchase": taps.count}
 
     # Ben's turn, counted: Technology (nobody owns one), a Little Straight (12), the Diner.
-    taps = Taps()
+    taps = Taps(ben)
     taps(ben.get_by_role("group", name="Industry die", exact=True)
          .get_by_role("button", name="Technology"))
     expect(ben.locator(".bm-turn")).to_contain_text("No money has moved yet.")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.support.api import Api
-from tests.support.browser import (console_errors, host_screen, screenshot, seat_phone,
-                                   wait_until)
+from tests.support.browser import (console_errors, host_screen, join_by_link, screenshot,
+                                   seat_phone, wait_until)
 
 
 def test_the_banks_total_follows_the_bill_counts_as_they_are_edited(live_server, new_phone):
@@ -136,10 +136,8 @@ def test_a_phone_offers_the_name_it_joined_with_last(live_server, new_phone):
     first, second = (api.table(players=(), start=False) for _ in range(2))
     phone = new_phone()
     phone.goto(f"{live_server.url}/j/{first.code}")
-    expect(phone.get_by_label("Your name")).to_have_value("")
-    phone.get_by_label("Your name").fill("Dora")
-    phone.get_by_role("button", name="Take a seat").click()
-    expect(phone.get_by_text("Waiting for the host to start")).to_be_visible()
+    expect(phone.get_by_label("Your name")).to_have_value("")  # a phone new to the server
+    join_by_link(phone, f"{live_server.url}/j/{first.code}", "Dora")
     phone.goto(f"{live_server.url}/j/{second.code}")
     name = phone.get_by_label("Your name")
     expect(name).to_have_value("Dora")

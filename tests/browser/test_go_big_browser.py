@@ -7,7 +7,8 @@ from playwright.sync_api import expect
 
 from tests.support.api import Api, Seated
 from tests.support.bots import TableBot
-from tests.support.browser import screenshot, seat_phone, wait_until
+from tests.support.browser import (STREAM_OPEN_SPY, following, join_by_link, screenshot,
+                                   seat_phone)
 
 
 def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, new_phone):
@@ -24,12 +25,7 @@ def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, ne
 
     phones = {}
     for name in ("Ann", "Ben", "Cat"):
-        phone = new_phone()
-        phone.goto(join_link)
-        phone.get_by_label("Your name").fill(name)
-        phone.get_by_role("button", name="Take a seat").click()
-        expect(phone.get_by_text("Waiting for the host to start")).to_be_visible()
-        phones[name] = phone
+        phones[name] = join_by_link(new_phone(), join_link, name)
         # The host screen's list updates live.
         expect(host.locator(".players .player-name", has_text=name)).to_be_visible()
     screenshot(host, "go-big-host-lobby")
@@ -79,10 +75,6 @@ def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, ne
     assert cookies
 
 
-# Set once the page's live stream is open (the htmx SSE extension's event).
-STREAM_OPEN_SPY = "document.addEventListener('htmx:sseOpen', () => { window.streamOpen = true; });"
-
-
 def test_a_swapped_phone_takes_the_seat_with_the_rejoin_link(live_server, new_phone):
     api = Api(live_server.local_url)
     table = api.table()
@@ -94,7 +86,7 @@ def test_a_swapped_phone_takes_the_seat_with_the_rejoin_link(live_server, new_ph
     expect(old.locator(".turn")).to_have_text(re.compile("Your turn"))
     # The page shows before its stream is open: the seat is given away once it is (a
     # stream opened after that is refused, as any other with a token no longer valid).
-    wait_until(old, "window.streamOpen === true")
+    following(old)
     status, body = api.call("POST", f"/tables/{table.code}/players/{table.ids['Ann']}/rejoin",
                             table.host)
     assert status == 200

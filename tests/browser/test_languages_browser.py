@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from tests.support.api import Api
-from tests.support.app import make_app
 from tests.support.browser import (broken_words, console_errors, screenshot, seat_phone,
                                    serve_on_the_lan)
 from tests.support.catalogs import in_test_german
@@ -17,13 +15,10 @@ TAP = 44  # px: the least a button is tall
 
 
 @pytest.fixture
-def german_site(database_url, tmp_path):
-    app = make_app(database_url, tmp_path, **in_test_german(tmp_path / "catalogs"))
-    server = serve_on_the_lan(app)
+def german_site(app_with, tmp_path):
+    server = serve_on_the_lan(app_with(**in_test_german(tmp_path / "catalogs")))
     yield server
     server.stop()
-    with app.app_context():
-        db.engine.dispose()
 
 
 def picker_fits(page) -> None:

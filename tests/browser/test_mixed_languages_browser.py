@@ -1,7 +1,7 @@
-"""A mixed table, in Chromium at the table's LAN address: Ann's phone reads German, Ben's
-Polish and the TV's table display English. After a move each sees the event, the history
-and the pushed panel in its own language; Polish counts 1, 2 and 5 cards in its three
-forms (karta, karty, kart) as the banks fill."""
+"""A mixed table, in Chromium at the production server's LAN address: Ann's phone reads
+German, Ben's Polish and the TV's table display English. After a move each sees the event,
+the history and the pushed panel in its own language; Polish counts 1, 2 and 5 cards in
+its three forms (karta, karty, kart) as the banks fill."""
 from __future__ import annotations
 
 import requests
@@ -39,8 +39,9 @@ def screen_of(new_phone, site_url: str, path: str, language: str, cookies: list,
     return page
 
 
-def test_a_german_phone_a_polish_phone_and_an_english_tv_read_one_game(live_server, new_phone):
-    server = live_server
+def test_a_german_phone_a_polish_phone_and_an_english_tv_read_one_game(production_server,
+                                                                       new_phone):
+    server = production_server
     table = Api(server.local_url).table("go-big", players=("Ann", "Ben"), seed=5)
     url = server.url
     ann = screen_of(new_phone, url, f"/t/{table.code}", "de",

@@ -95,7 +95,7 @@ def test_an_entry_takes_at_most_three_taps_and_the_plus_minus_buttons_count(
                       options={"name": "Rummy", "negative": True})
     ann = seat_phone(new_phone, live_server.url, table, "Ann")
     ben = seat_phone(new_phone, live_server.url, table, "Ben")
-    taps = Taps()
+    taps = Taps(ann)
     field = ann.get_by_label("Points", exact=True)
     taps(field)
     field.type("12")

@@ -63,7 +63,7 @@ def test_the_sheet_is_typed_with_its_tie_break_chain_then_reused_in_one_tap(live
     page.goto(f"{live_server.url}/new/score-sheet")
     screenshot(page, "score-sheet-saved-sheets")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    taps = Taps()
+    taps = Taps(page)
     taps(page.get_by_role("button", name="Wingspan", exact=True))
     page.wait_for_url("**/host", timeout=SOON)
     assert taps.count == 1

@@ -63,7 +63,7 @@ def test_the_same_score_typed_for_the_next_player_is_saved_as_typed(live_server,
 def test_a_golf_round_for_three_is_three_numbers_and_one_tap(live_server, new_phone):
     table = golf_for_three(live_server)
     host = host_screen(new_phone, live_server.url, table.code, table.host)
-    taps = Taps()
+    taps = Taps(host)
     for name, strokes in (("Ann", 4), ("Ben", 3), ("Cat", 5)):
         host.get_by_role("textbox", name=name, exact=True).fill(str(strokes))
     taps(host.get_by_role("button", name="Enter 3 rows"))

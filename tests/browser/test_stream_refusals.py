@@ -10,22 +10,18 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from companion.live import REVOKED_MESSAGE
 from companion.web.screens import NOT_SEATED
 from companion.web.stream_limits import RETRY_SECONDS, TOO_MANY_HERE
 from tests.support.api import Api
-from tests.support.app import make_app
-from tests.support.browser import (SOON, console_errors, first_move, screenshot, seat_phone,
-                                   serve_on_the_lan, wait_until)
+from tests.support.browser import (SOON, console_errors, first_move, following, screenshot,
+                                   seat_phone, serve_on_the_lan)
 
 # The messages are translated where they are shown; these tests read the English text.
 REVOKED_MESSAGE, NOT_SEATED = str(REVOKED_MESSAGE), str(NOT_SEATED)
 TOO_MANY_HERE = str(TOO_MANY_HERE)
 
 QUIET_MS = 6_000  # how long a signed-out page is watched for another stream request
-# Set once the page's live stream is open (the htmx SSE extension's event).
-STREAM_OPEN_SPY = "document.addEventListener('htmx:sseOpen', () => { window.streamOpen = true; });"
 
 
 def stream_requests(page) -> list[str]:
@@ -78,10 +74,9 @@ def test_a_phone_whose_seat_is_given_away_while_it_follows_is_signed_out_for_goo
         live_server, new_phone):
     table = Api(live_server.local_url).table()
     phone = new_phone()
-    phone.context.add_init_script(STREAM_OPEN_SPY)
     errors = console_errors(phone)
     phone = seat_phone(lambda: phone, live_server.url, table, "Ben")
-    wait_until(phone, "window.streamOpen === true")
+    following(phone)
     while table.view()["turn"] != table.ids["Ben"]:
         move_on(table)  # until it is Ben's turn: the page and its screen reader say so
     expect(phone.locator("#announcer")).to_have_text(re.compile("Your turn"), timeout=SOON)
@@ -116,28 +111,22 @@ def test_a_phone_that_follows_again_after_its_seat_was_given_away_is_signed_out(
 
 
 @pytest.fixture
-def capped_server(database_url, tmp_path):
-    """The server, its limits on, where an address may hold one stream."""
-    app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True, STREAMS_PER_ADDRESS=1)
-    server = serve_on_the_lan(app)
+def capped_server(app_with):
+    """The server where an address may hold one stream."""
+    server = serve_on_the_lan(app_with(STREAMS_PER_ADDRESS=1))
     yield server
     server.stop()
-    with app.app_context():
-        db.engine.dispose()
 
 
 def test_a_phone_over_its_networks_cap_says_so_and_follows_again_when_there_is_room(
         capped_server, new_phone):
     live_server = capped_server
     table = Api(live_server.local_url).table()
-    first = new_phone()
-    first.context.add_init_script(STREAM_OPEN_SPY)
-    first = seat_phone(lambda: first, live_server.url, table, "Ann")
-    wait_until(first, "window.streamOpen === true")
+    first = seat_phone(new_phone, live_server.url, table, "Ann")
+    following(first)
 
     # A second phone on the same network (the same address): its stream is refused.
     second = new_phone()
-    second.context.add_init_script(STREAM_OPEN_SPY)
     errors = console_errors(second)
     second = seat_phone(lambda: second, live_server.url, table, "Ben")
     notice = second.locator("#stream-notice")
@@ -150,7 +139,7 @@ def test_a_phone_over_its_networks_cap_says_so_and_follows_again_when_there_is_r
     first.context.close()
     move_on(table)
     move_on(table)
-    wait_until(second, "window.streamOpen === true", timeout_ms=(3 * RETRY_SECONDS) * 1000)
+    following(second, timeout_ms=(3 * RETRY_SECONDS) * 1000)
     expect(notice).to_be_hidden()
     version = move_on(table)
     expect(second.locator("#panel")).to_have_attribute("data-version", str(version),

@@ -1,6 +1,7 @@
-"""A table's life beyond one game's moves, in Chromium against a real server: a phone that
-lost its connection catches up by itself, the host device plays for a player without a
-phone behind a privacy cover, and a finished table is played again with the same players."""
+"""A table's life beyond one game's moves, in Chromium against the production server (gunicorn,
+gevent workers; a move answered busy aside, which needs a setting of its own): a phone that
+lost its connection catches up by itself, the host device plays for a player without a phone
+behind a privacy cover, and a finished table is played again with the same players."""
 from __future__ import annotations
 
 import json
@@ -12,11 +13,11 @@ import threading
 
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from tests.support.api import Api, Seated
-from tests.support.app import make_app
-from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, host_screen,
-                                   log_lines, screenshot, seat_phone, serve_on_the_lan)
+from tests.support.app import close_app, make_app
+from tests.support.browser import (LAN_NAME, SOON, console_errors, first_move, following,
+                                   host_screen, join_by_link, log_lines, screenshot, seat_phone,
+                                   serve_on_the_lan)
 
 SUITS = ("clowns", "sideshow", "animals", "performers")
 RANKS = ("P", "L1", "L2", "L3", "L4", "L5", "L6", "D1", "D2", "D3", "D4", "D5", "D6")
@@ -86,34 +87,39 @@ class Network:
         self.listener.close()
 
 
-def test_a_phone_whose_connection_dropped_catches_up_by_itself(live_server, new_phone):
-    api = Api(live_server.local_url)
+def lose_the_network(page, network: Network) -> None:
+    """The phone's network goes away: its stream breaks, and the page's try to open it
+    again fails (so the page knows it is cut off, and nothing can reach it)."""
+    with page.expect_event("requestfailed", lambda request: "/events" in request.url,
+                           timeout=SOON):
+        page.context.set_offline(True)
+        network.drop()
+
+
+def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server, new_phone):
+    api = Api(production_server.local_url)
     table = api.table()  # Ann, Ben, Cat at Go Big; Ann plays first
-    network = Network(live_server.port)
+    network = Network(production_server.port)
     try:
-        ann = seat_phone(new_phone, live_server.url, table, "Ann")
+        ann = seat_phone(new_phone, production_server.url, table, "Ann")
         ben = seat_phone(new_phone, network.url, table, "Ben")
         expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
-        streams = []
-        ben.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
-        ben.wait_for_timeout(300)  # Ben's stream is open
+        following(ben)
 
         # Ben's phone loses its network: the stream breaks, nothing gets through.
-        ben.context.set_offline(True)
-        network.drop()
+        lose_the_network(ben, network)
         first_move(table, "Ann")  # her set
         first_move(table, "Ann")  # her draw: Ben's turn
         assert table.view()["turn"] == table.ids["Ben"]
         moves = log_lines(api, table, "Ben")[-2:]
         assert moves[0].startswith("Ann played"), moves
-        ben.wait_for_timeout(1_000)
         expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
         for line in moves:
             expect(ben.locator(".log")).not_to_contain_text(line)
 
         # The network comes back: the page asks for the table again and the stream
         # reconnects by itself (the server sends the current version on connect). No reload.
-        url, opened = ben.url, len(streams)
+        url, opened = ben.url, ben.evaluate("window.streamsOpened")
         network.restore()
         ben.context.set_offline(False)
         for line in moves:
@@ -122,20 +128,14 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(live_server, new_
         expect(ben.get_by_role("button", name=re.compile(r"^Play \d+ × \d+$"))
                .first).to_be_visible()
         assert ben.url == url
-        for _ in range(50):  # the stream itself comes back too, on its own
-            if len(streams) > opened:
-                break
-            ben.wait_for_timeout(100)
-        assert len(streams) > opened
+        following(ben, opened + 1)  # the stream itself comes back too, on its own
         expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
 
         # A phone waking from sleep asks for the panel again ("resync" on the body, which
         # app.js dispatches on visibilitychange) and shows what it missed while asleep.
-        ben.context.set_offline(True)  # asleep: nothing gets through
-        network.drop()
+        lose_the_network(ben, network)  # asleep: nothing gets through
         first_move(table, "Ben")
         first_move(table, "Ben")  # Cat's turn
-        ben.wait_for_timeout(500)
         expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
         network.restore()
         ben.context.set_offline(False)
@@ -148,17 +148,15 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(live_server, new_
         network.close()
 
 
-def test_a_refresh_that_failed_is_asked_again_when_back_online(live_server, new_phone):
+def test_a_refresh_that_failed_is_asked_again_when_back_online(production_server, new_phone):
     """The stream pushes each new panel, so a phone whose stream stays open needs no
     request to catch up. A refresh the phone asks for itself (on waking) can still fail
     on a Wi-Fi blip: back online, the phone must catch up by itself."""
-    api = Api(live_server.local_url)
+    api = Api(production_server.local_url)
     table = api.table()
-    ben = seat_phone(new_phone, live_server.url, table, "Ben")
+    ben = seat_phone(new_phone, production_server.url, table, "Ben")
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
-    failed = []
-    ben.on("requestfailed", lambda r: failed.append(r.url))
-    ben.wait_for_timeout(300)  # Ben's stream is open
+    following(ben)
 
     # Chromium's offline mode keeps an open event stream: the pushed panel arrives.
     ben.context.set_offline(True)
@@ -167,9 +165,9 @@ def test_a_refresh_that_failed_is_asked_again_when_back_online(live_server, new_
     expect(ben.locator(".log")).to_contain_text(moves[0], timeout=SOON)
 
     # A refresh asked for while offline fails, and is asked again once back online.
-    ben.evaluate("document.body.dispatchEvent(new Event('resync'))")
-    ben.wait_for_timeout(500)
-    assert any(f"/t/{table.code}/panel" in url for url in failed), failed
+    with ben.expect_event("requestfailed", lambda request: f"/t/{table.code}/panel"
+                          in request.url, timeout=SOON):
+        ben.evaluate("document.body.dispatchEvent(new Event('resync'))")
     with ben.expect_request(lambda r: f"/t/{table.code}/panel" in r.url, timeout=SOON):
         ben.context.set_offline(False)
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
@@ -204,17 +202,16 @@ def test_a_move_answered_busy_is_sent_again_by_itself_and_made_once(tmp_path, ne
         assert len(log_lines(api, table, "Ann")) == 2
     finally:
         server.stop()
-        with app.app_context():
-            db.engine.dispose()
+        close_app(app)
 
 
-def test_an_older_panel_never_replaces_a_newer_one(live_server, new_phone):
+def test_an_older_panel_never_replaces_a_newer_one(production_server, new_phone):
     """Panels come pushed on the stream and as answers to requests, so an older one can
     arrive after a newer one: it is dropped. A pushed panel of the version shown is
     dropped too (the move's answer brought it); an answer of the same version is not
     (it may carry an error)."""
-    table = Api(live_server.local_url).table()
-    ben = seat_phone(new_phone, live_server.url, table, "Ben")
+    table = Api(production_server.local_url).table()
+    ben = seat_phone(new_phone, production_server.url, table, "Ben")
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
     shown = int(ben.locator("#panel").get_attribute("data-version"))
     kept = ben.evaluate("""(shown) => {
@@ -233,13 +230,13 @@ def test_an_older_panel_never_replaces_a_newer_one(live_server, new_phone):
     assert kept == [[False, False], [False, True], [True, True]]
 
 
-def test_a_double_tap_makes_the_move_once_and_shows_no_error(live_server, new_phone):
+def test_a_double_tap_makes_the_move_once_and_shows_no_error(production_server, new_phone):
     """A second tap before the first one's answer cancels the first request (a move waits
     for nothing) and carries the same action id: the move is made once, the phone goes on,
     and the page reports no error for the request it cancelled on purpose."""
-    api = Api(live_server.local_url)
+    api = Api(production_server.local_url)
     table = api.table()
-    ann = seat_phone(new_phone, live_server.url, table, "Ann")
+    ann = seat_phone(new_phone, production_server.url, table, "Ann")
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
     ann.get_by_role("group", name="Choose a set to play").get_by_role("button").first.click()
     confirm = ann.get_by_role("button", name="Confirm")
@@ -268,12 +265,12 @@ def receipt(page, suit: str, value: int):
     return page.locator(f'label.bt-receipt:has(input[name="receipts.{suit}"][value="{value}"])')
 
 
-def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_phone):
-    api = Api(live_server.local_url)
+def test_the_host_device_plays_for_a_player_without_a_phone(production_server, new_phone):
+    api = Api(production_server.local_url)
     status, created = api.call("POST", "/tables", json={"game": "big-top", "options": {}})
     assert status == 201, created
     code = created["code"]
-    host = host_screen(new_phone, live_server.url, code, created["host_token"])
+    host = host_screen(new_phone, production_server.url, code, created["host_token"])
     expect(host.locator(".room-code")).to_have_text(code)
 
     host.get_by_label("Add a player without a phone").fill("Cleo")
@@ -283,11 +280,7 @@ def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_pho
 
     phones, tokens = {}, {}
     for name in ("Ann", "Ben"):
-        phone = new_phone()
-        phone.goto(f"{live_server.url}/j/{code}")
-        phone.get_by_label("Your name").fill(name)
-        phone.get_by_role("button", name="Take a seat").click()
-        expect(phone.get_by_text("Waiting for the host to start")).to_be_visible(timeout=SOON)
+        phone = join_by_link(new_phone(), f"{production_server.url}/j/{code}", name)
         expect(host.locator(".players .player-name", has_text=name)).to_be_visible(timeout=SOON)
         tokens[name] = next(c["value"] for c in phone.context.cookies()
                             if c["name"] == f"companion_{code}")
@@ -312,7 +305,7 @@ def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_pho
 
     # The host taps "Play for Cleo": a privacy cover first, with no cards behind it.
     play_for_cleo.click()
-    expect(host).to_have_url(f"{live_server.url}/t/{code}/as/{ids['Cleo']}")
+    expect(host).to_have_url(f"{production_server.url}/t/{code}/as/{ids['Cleo']}")
     expect(host.get_by_role("heading", name="Pass the device to Cleo")).to_be_visible()
     expect(host.locator(".bt-tile")).to_have_count(0)
     expect(host.locator("input[name='cards[]']")).to_have_count(0)
@@ -329,7 +322,7 @@ def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_pho
     host.get_by_role("button", name="Enter my hand").click()
 
     # Cleo's move made, the host screen comes back and shows none of her cards.
-    expect(host).to_have_url(f"{live_server.url}/t/{code}/host", timeout=SOON)
+    expect(host).to_have_url(f"{production_server.url}/t/{code}/host", timeout=SOON)
     expect(host.locator(".bt-step")).to_contain_text("place your four gate receipts", timeout=SOON)
     expect(host.locator(".bt-tile")).to_have_count(0)
     expect(host.locator(".bt-private")).to_have_count(0)
@@ -364,7 +357,7 @@ def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_pho
         receipt(host, suit, value).click()
     host.get_by_role("button", name="Place my receipts").click()
 
-    expect(host).to_have_url(f"{live_server.url}/t/{code}/host", timeout=SOON)
+    expect(host).to_have_url(f"{production_server.url}/t/{code}/host", timeout=SOON)
     expect(host.locator(".bt-piles")).to_be_visible(timeout=SOON)  # the play has begun
     expect(host.locator(".bt-private")).to_have_count(0)
     expect(host.locator(".bt-my-receipts")).to_have_count(0)
@@ -381,13 +374,13 @@ def test_the_host_device_plays_for_a_player_without_a_phone(live_server, new_pho
     assert cleos[1].startswith("Cleo placed their gate receipts.")
 
 
-def test_the_host_screen_tells_a_phoneless_player_where_their_goal_cards_are(live_server,
+def test_the_host_screen_tells_a_phoneless_player_where_their_goal_cards_are(production_server,
                                                                           new_phone):
     """Nothing Beats a Large: Dan, who has no phone, is dealt secret goal cards. The host
     screen says, from the start, how he sees them: pass the device, behind the cover."""
-    api = Api(live_server.local_url)
+    api = Api(production_server.local_url)
     table = api.table(game="nothing-beats-a-large", players=("Ann", "Ben"), start=False)
-    host = host_screen(new_phone, live_server.url, table.code, table.host)
+    host = host_screen(new_phone, production_server.url, table.code, table.host)
     host.get_by_label("Add a player without a phone").fill("Dan")
     host.get_by_role("button", name="Add", exact=True).click()
     expect(host.locator(".players li", has_text="Dan")).to_contain_text("no phone", timeout=SOON)
@@ -401,17 +394,17 @@ def test_the_host_screen_tells_a_phoneless_player_where_their_goal_cards_are(liv
     host.get_by_role("link", name="I am Dan: show my screen").click()
     expect(host.get_by_role("heading", name=re.compile("Your goal cards"))).to_be_visible()
     host.get_by_role("link", name="Done: hide my screen").click()
-    expect(host).to_have_url(f"{live_server.url}/t/{table.code}/host")
+    expect(host).to_have_url(f"{production_server.url}/t/{table.code}/host")
     expect(host.get_by_text("Your goal cards")).to_have_count(0)
 
 
 # -- 3. play again -------------------------------------------------------------------
 
-def test_a_finished_table_is_played_again_with_the_same_players(live_server, new_phone):
-    api = Api(live_server.local_url, app=live_server.app)
+def test_a_finished_table_is_played_again_with_the_same_players(production_server, new_phone):
+    api = Api(production_server.local_url, app=production_server.app)
     table = api.table(options={"copies_per_value": 4})
-    host = host_screen(new_phone, live_server.url, table.code, table.host)
-    ann = seat_phone(new_phone, live_server.url, table, "Ann")
+    host = host_screen(new_phone, production_server.url, table.code, table.host)
+    ann = seat_phone(new_phone, production_server.url, table, "Ann")
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
     table.finish()
 
@@ -443,48 +436,48 @@ def test_a_finished_table_is_played_again_with_the_same_players(live_server, new
     follow = ann.get_by_role("button", name="The host started a new game: join it")
     expect(follow).to_be_visible(timeout=SOON)
     follow.click()
-    expect(ann).to_have_url(f"{live_server.url}/t/{new_code}", timeout=SOON)
+    expect(ann).to_have_url(f"{production_server.url}/t/{new_code}", timeout=SOON)
     expect(ann.get_by_text("You are seated")).to_be_visible()
     expect(ann.locator(".players li", has_text="Ann")).to_contain_text("you")
     # ...and the host screen of the new table sees the phone it can start with.
-    assert Api(live_server.local_url).call("GET", f"/tables/{new_code}")[1]["status"] == "lobby"
+    assert api.call("GET", f"/tables/{new_code}")[1]["status"] == "lobby"
 
 
-def test_after_play_again_the_phones_are_recognised_and_the_display_follows(live_server,
+def test_after_play_again_the_phones_are_recognised_and_the_display_follows(production_server,
                                                                            new_phone):
     """The host plays again: the TV showing the finished game goes to the new table's
     lobby by itself; Cat's phone, which scans the new QR code instead of tapping its
     button, is recognised and takes its seat in one tap; a phone that is not Cat's and
     types "Cat" is told the way back (the rejoin code), and is given nothing."""
-    api = Api(live_server.local_url, app=live_server.app)
+    api = Api(production_server.local_url, app=production_server.app)
     table = api.table(options={"copies_per_value": 4})
     table.finish()
     tv = new_phone(1920, 1080)
-    tv.goto(f"{live_server.url}/d/{table.code}")
+    tv.goto(f"{production_server.url}/d/{table.code}")
     expect(tv.locator(".result")).to_be_visible()
-    host = host_screen(new_phone, live_server.url, table.code, table.host)
-    cat = seat_phone(new_phone, live_server.url, table, "Cat")
+    host = host_screen(new_phone, production_server.url, table.code, table.host)
+    cat = seat_phone(new_phone, production_server.url, table, "Cat")
     expect(cat.locator(".result")).to_be_visible()
 
     host.get_by_role("button", name="Play again with the same players").click()
     expect(host).to_have_url(re.compile(rf"/t/(?!{table.code}/)[A-Z]{{4}}/host$"), timeout=SOON)
     new_code = re.search(r"/t/([A-Z]{4})/host$", host.url).group(1)
-    expect(tv).to_have_url(f"{live_server.url}/d/{new_code}", timeout=SOON)
+    expect(tv).to_have_url(f"{production_server.url}/d/{new_code}", timeout=SOON)
     expect(tv.locator(".room-code")).to_have_text(new_code)  # the new QR code, on the TV
     screenshot(tv, "table-life-display-next-game")
 
     # Cat's phone scans the QR code on the TV (the join link) rather than tapping its button.
-    cat.goto(f"{live_server.url}/j/{new_code}")
+    cat.goto(f"{production_server.url}/j/{new_code}")
     take = cat.get_by_role("button", name="Take my seat as Cat")
     expect(take).to_be_visible()
     screenshot(cat, "table-life-join-again")
     take.click()
-    expect(cat).to_have_url(f"{live_server.url}/t/{new_code}", timeout=SOON)
+    expect(cat).to_have_url(f"{production_server.url}/t/{new_code}", timeout=SOON)
     expect(cat.locator(".players li", has_text="Cat")).to_contain_text("you")
 
     # Another phone typing Cat is shown the way back to the seat, and not given it.
     other = new_phone()
-    other.goto(f"{live_server.url}/j/{new_code}")
+    other.goto(f"{production_server.url}/j/{new_code}")
     expect(other.get_by_role("button", name=re.compile("Take my seat as"))).to_have_count(0)
     other.get_by_label("Your name").fill("Cat")
     other.get_by_role("button", name="Take a seat").click()
@@ -494,5 +487,5 @@ def test_after_play_again_the_phones_are_recognised_and_the_display_follows(live
     expect(other.get_by_label("The rejoin code from the host screen")).to_be_visible()
     assert not [c for c in other.context.cookies() if c["name"] == f"companion_{new_code}"]
     expect(cat.locator(".players li", has_text="Cat")).to_contain_text("you")
-    assert Api(live_server.local_url).call(
+    assert Api(production_server.local_url).call(
         "GET", f"/tables/{new_code}")[1]["players"][2]["name"] == "Cat"

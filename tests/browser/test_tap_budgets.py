@@ -34,7 +34,7 @@ def test_a_go_big_turn_takes_three_taps(live_server, new_phone):
     table = Api(live_server.local_url).table(seed=7)
     ann = seat_phone(new_phone, live_server.url, table, "Ann")
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
-    taps = Taps()
+    taps = Taps(ann)
     taps(ann.get_by_role("group", name="Choose a set to play").get_by_role("button").first)
     taps(ann.get_by_role("button", name="Confirm"))
     taps(ann.get_by_role("button", name=re.compile("From the deck")))
@@ -61,7 +61,7 @@ def test_a_go_big_turn_of_a_player_without_a_phone_takes_three_taps_on_the_host_
     turn = host.get_by_role("region", name="Dan's move (no phone)")
     expect(turn).to_be_visible(timeout=SOON)
     errors = console_errors(host)
-    taps = Taps()
+    taps = Taps(host)
     taps(turn.get_by_role("group", name="Dan: Choose a set to play").get_by_role("button").first)
     taps(turn.get_by_role("button", name="Dan: Confirm"))
     screenshot(host, "host-plays-for-dan")
@@ -82,7 +82,7 @@ def test_an_ordinary_big_money_turn_takes_at_most_eight_taps(live_server, new_ph
     roller = table.names[table.view()["turn"]]
     phone = seat_phone(new_phone, live_server.url, table, roller)
     expect(phone.locator(".turn")).to_have_text(re.compile("Your turn"))
-    taps = Taps()
+    taps = Taps(phone)
     taps(phone.get_by_role("group", name="Industry die", exact=True)
          .get_by_role("button", name="Technology"))
     for number, face in enumerate((1, 1, 2, 3, 5), start=1):
@@ -140,7 +140,7 @@ def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server
     # Nothing typed or chosen in a field on the counted phone: only the cards are tapped.
     phone.evaluate("window.entered = 0; "
                    "document.addEventListener('input', () => window.entered++, true)")
-    taps = Taps()
+    taps = Taps(phone)
     for number, name in enumerate(("Stadium", "Diner", "Airline Stock"), start=1):
         taps(picks.get_by_role("button", name=re.compile(f"^{name}")))
         # The picked card leaves the list, and the next space is offered at once.
@@ -174,7 +174,7 @@ def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(
     expect(ben.locator(".bt-tile")).to_have_count(52)
     for name in ("Ann", "Cat"):
         assert table.act(table.tokens[name], type="hand", cards=HANDS[name])[0] == 200
-    taps = Taps()
+    taps = Taps(ben)
     for card in HANDS["Ben"]:
         taps(ben.locator(f'label.bt-tile:has(input[value="{card}"])'))
     taps(ben.get_by_role("button", name="Enter my hand"))
@@ -185,7 +185,7 @@ def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(
         assert status == 200, body
 
     expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
-    taps = Taps()
+    taps = Taps(ben)
     taps(ben.get_by_role("button", name="Call the light 2 Clown"))
     expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Cat"))
     assert taps.count <= BUDGETS["big-top turn"], taps.count
@@ -196,7 +196,7 @@ def test_a_nothing_beats_a_large_cast_takes_at_most_two_taps(live_server, new_ph
     ann = seat_phone(new_phone, live_server.url, table, "Ann")
     ben = seat_phone(new_phone, live_server.url, table, "Ben")
     expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
-    challenger, opponent = Taps(), Taps()
+    challenger, opponent = Taps(ann), Taps(ben)
     challenger(ann.get_by_role("button", name=re.compile("^Challenge Ben")))
     challenger(ann.get_by_role("button", name="Cast the red Small"))
     expect(ann.locator(".nbl-mine-cast")).to_contain_text("You locked in red Small")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from types import SimpleNamespace
 
 import pytest
@@ -16,8 +15,9 @@ from companion.games import GAMES
 from companion.games.engine import Note
 from companion.table import moves, read, seating
 from tests.support.api import Api
-from tests.support.app import make_app, own_database
+from tests.support.app import app_on, make_app, own_database
 from tests.support.bots import choose_move
+from tests.support.pages import text_of
 from tests.support.referee import Referee
 
 # Small boxes, so that games end in a few dozen moves.
@@ -106,7 +106,9 @@ def views(app, made, logs: bool = True) -> list:
 def laptop(tmp_path_factory):
     """A laptop's history, its export, and what its screens showed then."""
     folder = tmp_path_factory.mktemp("laptop")
-    app = make_app(f"sqlite:///{folder / 'laptop.sqlite3'}", folder)
+    # The limits are off: a club's history of a dozen tables is made here in seconds from
+    # one address, more tables and joins than a minute allows it.
+    app = make_app(f"sqlite:///{folder / 'laptop.sqlite3'}", folder, RATELIMIT_ENABLED=False)
     made = club_history(app)
     document = export(app, folder / "laptop.json")
     return SimpleNamespace(app=app, made=made, document=document, file=folder / "laptop.json",
@@ -121,8 +123,8 @@ def test_a_round_trip_through_another_database_keeps_every_game(laptop, tmp_path
     assert {t["status"] for t in document["tables"]} == {"lobby", "playing", "finished", "ended"}
 
     (tmp_path / "server").mkdir()
-    with own_database(tmp_path / "server") as server_url:  # PostgreSQL when a server is named
-        server = make_app(server_url, tmp_path)
+    # PostgreSQL when a server is named
+    with own_database(tmp_path / "server") as url, app_on(url, tmp_path) as server:
         code, output = run(server, "import", str(tmp_path / "laptop.json"))
         assert code == 0, output
         assert f"Imported {len(made)} tables" in output
@@ -134,8 +136,6 @@ def test_a_round_trip_through_another_database_keeps_every_game(laptop, tmp_path
         assert export(server, tmp_path / "server-again.json") == document
         # New games go on in the copy: fresh ids do not collide with the imported ones.
         Api(client=server.test_client()).table("go-big", players=("Zed", "Yan"))
-        with server.app_context():
-            db.engine.dispose()
 
     back = make_app(f"sqlite:///{tmp_path / 'back.sqlite3'}", tmp_path)
     code, output = run(back, "import", str(tmp_path / "server.json"))
@@ -175,10 +175,6 @@ def english(note: dict) -> dict:
             "reveal": line.reveal}
 
 
-def visible_text(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]*>", " ", html).split())
-
-
 def screens(app, made) -> list:
     """What every viewer of every table reads, whatever the players' ids: the log, the
     text of the phone and host screens, and the names seated in a lobby."""
@@ -197,19 +193,20 @@ def screens(app, made) -> list:
             phone = app.test_client()
             phone.set_cookie(f"companion_{table.code}", token)
             page = phone.get(f"/t/{table.code}")
-            seen.append((name, page.status_code, visible_text(page.get_data(as_text=True))))
+            seen.append((name, page.status_code, text_of(page.get_data(as_text=True))))
         host = app.test_client()
         host.set_cookie(f"companion_host_{table.code}", table.host)
         page = host.get(f"/t/{table.code}/host")
-        seen.append(("host", page.status_code, visible_text(page.get_data(as_text=True))))
+        seen.append(("host", page.status_code, text_of(page.get_data(as_text=True))))
     return seen
 
 
 def test_two_laptops_histories_merge_though_both_count_players_from_one(laptop, tmp_path):
     """Each laptop numbers its players from 1: the tables whose ids are taken get new ones."""
     (tmp_path / "mine").mkdir()
-    with own_database(tmp_path / "mine") as url:  # PostgreSQL when a server is named
-        _merge_into(make_app(url, tmp_path), laptop, tmp_path)
+    # PostgreSQL when a server is named
+    with own_database(tmp_path / "mine") as url, app_on(url, tmp_path) as mine:
+        _merge_into(mine, laptop, tmp_path)
 
 
 def _merge_into(mine, laptop, tmp_path) -> None:
@@ -237,8 +234,6 @@ def _merge_into(mine, laptop, tmp_path) -> None:
     unfinished = _rebound(laptop.made[1], mine)
     play(mine, unfinished.api, unfinished, 2, 99)
     api.table("go-big", players=("Zed", "Yan"))
-    with mine.app_context():
-        db.engine.dispose()
 
 
 def _rebound(table, app):
@@ -250,15 +245,13 @@ def _rebound(table, app):
 
 
 @pytest.fixture
-def target(database_url, tmp_path):
+def target(app_with, tmp_path):
     """A database with a game in it, and its export before anything is tried."""
-    app = make_app(database_url, tmp_path)
+    app = app_with()
     table = Api(client=app.test_client()).table("go-big", players=("Ann", "Ben"), seed=5)
     table.play(4)
     before = export(app, tmp_path / "before.json")
-    yield app, before
-    with app.app_context():
-        db.engine.dispose()
+    return app, before
 
 
 def refused(app, before, path, tmp_path, *expected: str) -> None:
@@ -272,15 +265,12 @@ def refused(app, before, path, tmp_path, *expected: str) -> None:
 
 def other_export(tmp_path) -> dict:
     """The export of another database: two games of Go Big under way."""
-    source = make_app(f"sqlite:///{tmp_path / 'source.sqlite3'}", tmp_path)
-    for seed in (9, 10):
-        table = Api(client=source.test_client()).table("go-big", players=("Cy", "Di"),
-                                                        seed=seed)
-        table.play(3)
-    document = export(source, tmp_path / "source.json")
-    with source.app_context():
-        db.engine.dispose()
-    return document
+    with app_on(f"sqlite:///{tmp_path / 'source.sqlite3'}", tmp_path) as source:
+        for seed in (9, 10):
+            table = Api(client=source.test_client()).table("go-big", players=("Cy", "Di"),
+                                                            seed=seed)
+            table.play(3)
+        return export(source, tmp_path / "source.json")
 
 
 def test_an_empty_a_cut_short_and_a_future_file_change_nothing(target, tmp_path):

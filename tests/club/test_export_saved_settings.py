@@ -14,7 +14,7 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.models import SavedDefaults, SavedOptions
 from companion.table import seating
-from tests.support.app import make_app, own_database
+from tests.support.app import app_on, own_database
 
 BOX = {"copies_per_value": 4}
 WINGSPAN = {"name": "Wingspan", "categories": ["Birds", "Eggs"]}
@@ -55,18 +55,13 @@ def save(app, defaults: dict | None = None, *sheets: dict) -> None:
 
 @pytest.fixture
 def laptop(tmp_path):
-    app = make_app(f"sqlite:///{tmp_path / 'laptop.sqlite3'}", tmp_path)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    with app_on(f"sqlite:///{tmp_path / 'laptop.sqlite3'}", tmp_path) as app:
+        yield app
 
 
 @pytest.fixture
-def server(database_url, tmp_path):
-    app = make_app(database_url, tmp_path)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+def server(app_with):
+    return app_with()
 
 
 def test_a_round_trip_keeps_the_saved_rules_and_sheets(laptop, tmp_path):
@@ -77,8 +72,8 @@ def test_a_round_trip_keeps_the_saved_rules_and_sheets(laptop, tmp_path):
         ("Carcassonne", 1), ("wingspan", 2)]
 
     (tmp_path / "server").mkdir()
-    with own_database(tmp_path / "server") as url:  # PostgreSQL when a server is named
-        server = make_app(url, tmp_path)
+    # PostgreSQL when a server is named
+    with own_database(tmp_path / "server") as url, app_on(url, tmp_path) as server:
         code, output = run(server, "import", str(tmp_path / "laptop.json"))
         assert code == 0, output
         assert settings(server) == settings(laptop)
@@ -91,14 +86,11 @@ def test_a_round_trip_keeps_the_saved_rules_and_sheets(laptop, tmp_path):
             assert seating.saved_defaults(GAMES["go-big"]) == BOX
             assert [named.name for named in seating.saved_by_name(GAMES["score-sheet"])] == [
                 "wingspan", "Carcassonne"]
-            db.engine.dispose()
 
-    back = make_app(f"sqlite:///{tmp_path / 'back.sqlite3'}", tmp_path)
-    code, output = run(back, "import", str(tmp_path / "server.json"))
-    assert code == 0, output
-    assert settings(back) == settings(laptop)
-    with back.app_context():
-        db.engine.dispose()
+    with app_on(f"sqlite:///{tmp_path / 'back.sqlite3'}", tmp_path) as back:
+        code, output = run(back, "import", str(tmp_path / "server.json"))
+        assert code == 0, output
+        assert settings(back) == settings(laptop)
 
 
 def test_an_older_export_without_saved_settings_still_imports(laptop, server, tmp_path):

@@ -1,8 +1,10 @@
 """GET /healthz: whether the server reaches its database."""
 from __future__ import annotations
 
+import sqlite3
+
 from companion.extensions import db
-from tests.support.app import free_port, make_app
+from tests.support.app import app_on, free_port
 
 
 def test_healthz_answers_ok_when_the_database_answers(client):
@@ -11,8 +13,7 @@ def test_healthz_answers_ok_when_the_database_answers(client):
     assert response.get_json() == {"ok": True}
 
 
-def test_healthz_is_never_rate_limited(database_url, tmp_path):
-    app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True)
+def test_healthz_is_never_rate_limited(app):
     client = app.test_client()
     address = {"REMOTE_ADDR": "10.7.0.1"}
     for n in range(40):  # this address used up its failed look-ups
@@ -22,8 +23,6 @@ def test_healthz_is_never_rate_limited(database_url, tmp_path):
         response = client.get("/healthz", environ_base=address)
         assert response.status_code == 200
         assert "Retry-After" not in response.headers
-    with app.app_context():
-        db.engine.dispose()
 
 
 def unreachable_apps(tmp_path):
@@ -38,7 +37,7 @@ def make_app_without_upgrade(url: str, tmp_path, **overrides):
     from companion import create_app
 
     return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url,
-                       "SECRET_KEY": "test-secret", "RATELIMIT_ENABLED": False, **overrides})
+                       "SECRET_KEY": "test-secret", **overrides})
 
 
 def test_healthz_answers_503_when_the_database_does_not(tmp_path):
@@ -67,21 +66,15 @@ def test_an_unreachable_database_is_503_with_retry_after_never_500(tmp_path):
         assert stream.status_code == 503 and stream.headers["Retry-After"] == "2"
 
 
-def test_with_limits_on_an_unreachable_database_is_still_503_with_retry_after(tmp_path):
-    app = make_app_without_upgrade(f"sqlite:///{tmp_path / 'missing' / 'x.sqlite3'}",
-                                   tmp_path, RATELIMIT_ENABLED=True)
-    response = app.test_client().get("/api/v1/tables/ABCD")
-    assert response.status_code == 503
-    assert response.headers["Retry-After"] == "2"
-
-
 def test_a_database_that_reads_but_refuses_writes_is_503_for_a_new_table(tmp_path):
     """Another process holds SQLite's write lock: a new table is told the database is out
     of reach (503), not that no room code was free, and nothing is written."""
-    import sqlite3
+    with app_on(f"sqlite:///{tmp_path / 'busy.sqlite3'}", tmp_path,
+                SQLITE_BUSY_SECONDS=0.2) as app:
+        busy_sqlite_refuses_a_new_table(app, tmp_path)
 
-    url = f"sqlite:///{tmp_path / 'busy.sqlite3'}"
-    app = make_app(url, tmp_path, SQLITE_BUSY_SECONDS=0.2)
+
+def busy_sqlite_refuses_a_new_table(app, tmp_path):
     client = app.test_client()
     assert client.post("/api/v1/tables", json={"game": "go-big"}).status_code == 201
     holder = sqlite3.connect(tmp_path / "busy.sqlite3", isolation_level=None)
@@ -97,4 +90,3 @@ def test_a_database_that_reads_but_refuses_writes_is_503_for_a_new_table(tmp_pat
         holder.close()
     with app.app_context():
         assert db.session.execute(db.text("SELECT count(*) FROM tables")).scalar() == 1
-        db.engine.dispose()

@@ -10,6 +10,7 @@ previous code showed from them, to the public and to a player with lines of thei
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from companion.auth import PUBLIC, Viewer
 from companion.extensions import db
 from companion.models import Event, Player, Table
 from companion.table import read
+from tests.support.app import close_app, own_database
 from tests.support.catalogs import english_in
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -32,14 +34,26 @@ SPEAKING_IN_MESSAGES = ("go-big", "nothing-beats-a-large")
 OLD_TABLES = json.loads((ROOT / "tests/data/tables_before_messages.json").read_text())["tables"]
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def old_database_url(request, tmp_path):
+    """A database of the test's own: a SQLite file always, and a PostgreSQL database when
+    COMPANION_TEST_DATABASE_URL names a server (the suite's second pass)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    elif not os.environ.get("COMPANION_TEST_DATABASE_URL"):
+        pytest.skip("on PostgreSQL when COMPANION_TEST_DATABASE_URL names a server")
+    else:
+        with own_database(tmp_path) as url:
+            yield url
+
+
 @pytest.fixture
-def old_database(tmp_path):
-    """An app on a SQLite database at the revision before messages, holding the old rows
-    (one table per game and status, codes OLDA, OLDB...), written with the models, whose
+def old_database(old_database_url):
+    """An app on a database at the revision before messages, holding the old rows (one
+    table per game and status, codes OLDA, OLDB...), written with the models, whose
     columns that revision has too."""
     app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}",
-                      "RATELIMIT_ENABLED": False})
+                      "SQLALCHEMY_DATABASE_URI": old_database_url})
     with app.app_context():
         upgrade(directory=MIGRATIONS, revision=BEFORE_MESSAGES)
         for number, old in enumerate(OLD_TABLES):
@@ -61,11 +75,10 @@ def old_database(tmp_path):
                                      actor_key="host", action_id=None,
                                      **event))
         db.session.commit()
-    return app
+    yield app
+    close_app(app)
 
 
-@pytest.mark.skipif(bool(__import__("os").environ.get("COMPANION_TEST_DATABASE_URL")),
-                    reason="the old rows are written to a SQLite file of its own")
 def test_an_upgraded_database_reads_its_history_as_before_and_in_german(old_database):
     assert {old["game"] for old in OLD_TABLES} == set(BUILT_IN)
     assert {old["status"] for old in OLD_TABLES} == {"finished", "playing"}

@@ -7,9 +7,8 @@ import os
 
 import pytest
 
-from companion.extensions import db
 from tests.support.api import Api
-from tests.support.app import make_app, own_database
+from tests.support.app import close_app, make_app, own_database
 from tests.support.servers import ServerProcess, pgbouncer
 from tests.support.streams import Stream
 
@@ -39,5 +38,4 @@ def test_servers_behind_pgbouncer_tell_each_other_of_moves(tmp_path):
             for server in servers:
                 server.stop()
             if referee_app is not None:
-                with referee_app.app_context():
-                    db.engine.dispose()
+                close_app(referee_app)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from companion.extensions import db
 from tests.support.api import Api
-from tests.support.app import make_app
 from tests.support.servers import ServerProcess, redis_server
 
 PROXY = {"REMOTE_ADDR": "10.9.0.1"}  # every request reaches the app from the proxy
@@ -19,11 +17,8 @@ def guess(attempt: int) -> str:
 
 
 @pytest.fixture
-def limited_app(database_url, tmp_path, request):
-    app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True, **request.param)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+def limited_app(app_with, request):
+    return app_with(**request.param)
 
 
 @pytest.mark.parametrize("limited_app", [{"PROXIES": 1}], indirect=True)
@@ -72,7 +67,7 @@ def test_two_servers_share_one_budget_in_redis(database_url, tmp_path):
     with redis_server(tmp_path) as storage:
         one, two = ServerProcess(database_url, tmp_path), ServerProcess(database_url, tmp_path)
         for server in (one, two):
-            server.env.update(COMPANION_RATELIMIT="on", COMPANION_RATELIMIT_STORAGE=storage)
+            server.env.update(COMPANION_RATELIMIT_STORAGE=storage)
         try:
             one.start()
             two.start()

@@ -1,8 +1,9 @@
 """Retry-After says when to ask again as each answer means it, with the rate limits on
-(as a club runs them), on the production server (gunicorn, a gevent worker): a 503 and a
-refused stream carry the app's own wait, a 429 of the rate limits the end of their
-window, and an answer that succeeded none. Each phone here mistyped a code a moment
-before, so a rate window runs for its address: the limits' wait is not the app's."""
+(as a club runs them), on the production server (gunicorn, a gevent worker) and in the
+app every test builds: a 503 and a refused stream carry the app's own wait, a 429 of the
+rate limits the end of their window, and an answer that succeeded none. Each phone here
+mistyped a code a moment before, so a rate window runs for its address: the limits' wait
+is not the app's."""
 from __future__ import annotations
 
 import os
@@ -11,34 +12,37 @@ import time
 import pytest
 import requests
 
-from companion.extensions import db
 from companion.web.errors import RETRY_AFTER_SECONDS
 from companion.web.stream_limits import RETRY_SECONDS
 from tests.support.api import Api
-from tests.support.app import make_app, own_database
+from tests.support.app import own_database
 from tests.support.clients import session_from
 from tests.support.servers import ServerProcess, pgbouncer
 
 CAP = 2  # streams per address
 BUDGET = 20  # the worker's connections: a tenth is kept from the streams
 MISSES_ALLOWED = 30  # extensions.LOOKUP_MISSES, per minute
+JOIN_FORMS_ALLOWED = 20  # the room code typed on the home page (lobby.find), per minute
 TIMEOUT = 10
 
 
 @pytest.fixture
-def reader(database_url, tmp_path):
+def reader(app_with):
     """The app on the server's database: what the bot reads the full state through."""
-    app = make_app(database_url, tmp_path)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    return app_with()
 
 
 def limited_server(database_url: str, tmp_path) -> ServerProcess:
     server = ServerProcess(database_url, tmp_path)
-    server.env.update(COMPANION_RATELIMIT="on", COMPANION_STREAMS_PER_ADDRESS=str(CAP),
+    server.env.update(COMPANION_STREAMS_PER_ADDRESS=str(CAP),
                       COMPANION_CONNECTIONS=str(BUDGET))
     return server
+
+
+def window_left_of(started: float, answer) -> bool:
+    """Whether a 429's Retry-After is what is left of a minute's window begun at
+    `started`."""
+    return abs(int(answer.headers["Retry-After"]) - (60 - (time.time() - started))) <= 2
 
 
 def phone_that_mistyped(server: ServerProcess, address: str) -> requests.Session:
@@ -107,8 +111,7 @@ def test_each_answer_says_when_to_ask_again_as_it_means_it(database_url, tmp_pat
                     for n in range(MISSES_ALLOWED + 1)]
         assert [s.status_code for s in statuses] == [404] * MISSES_ALLOWED + [429]
         assert [s.headers.get("Retry-After") for s in statuses[:-1]] == [None] * MISSES_ALLOWED
-        window_left = 60 - (time.time() - first)
-        assert abs(int(statuses[-1].headers["Retry-After"]) - window_left) <= 2
+        assert window_left_of(first, statuses[-1])
     finally:
         if streams is not None:
             streams.close()
@@ -142,3 +145,39 @@ def test_a_database_out_of_reach_is_asked_again_after_the_apps_wait(tmp_path):
                     for answer in answers] == [(503, str(RETRY_AFTER_SECONDS))] * 4
         finally:
             server.stop()
+
+
+def test_the_app_every_test_builds_answers_as_the_production_server(app):
+    """The tests' own app has the limits on as a club's server: an answer that succeeded
+    carries no Retry-After, a guesser and a phone sending the join form too often are
+    refused until their window ends."""
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = "10.9.0.3"
+    assert phone.get("/api/v1/tables/QQQQ").status_code == 404
+    table = Api(client=phone).table(players=("Ann", "Ben"))
+    api = f"/api/v1/tables/{table.code}"
+    token, move = table.next_move()
+    succeeded = [
+        phone.get("/"),
+        phone.get(api, headers={"Authorization": f"Bearer {table.tokens['Ann']}"}),
+        phone.post(api + "/actions", json=move, headers={"Authorization": f"Bearer {token}"}),
+        phone.get(f"/t/{table.code}", follow_redirects=True),
+    ]
+    assert [answer.status_code for answer in succeeded] == [200, 200, 200, 200]
+    assert [answer.headers.get("Retry-After") for answer in succeeded] == [None] * 4
+
+    guesser = app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "10.9.0.8"
+    first = time.time()
+    answers = [guesser.get(f"/api/v1/tables/QQ{n:02d}") for n in range(MISSES_ALLOWED + 1)]
+    assert [a.status_code for a in answers] == [404] * MISSES_ALLOWED + [429]
+    assert [a.headers.get("Retry-After") for a in answers[:-1]] == [None] * MISSES_ALLOWED
+    assert window_left_of(first, answers[-1])
+
+    finder = app.test_client()
+    finder.environ_base["REMOTE_ADDR"] = "10.9.0.9"
+    first = time.time()
+    found = [finder.get(f"/join?code={table.code}") for _ in range(JOIN_FORMS_ALLOWED + 1)]
+    assert [a.status_code for a in found] == [302] * JOIN_FORMS_ALLOWED + [429]
+    assert [a.headers.get("Retry-After") for a in found[:-1]] == [None] * JOIN_FORMS_ALLOWED
+    assert window_left_of(first, found[-1])

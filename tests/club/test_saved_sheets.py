@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.models import SavedOptions
 from companion.table import seating
 from tests.support.api import Api
-from tests.support.app import ROOT, own_database
+from tests.support.app import ROOT, close_app, own_database
 from tests.support.screens import post
 
 MIGRATIONS = str(ROOT / "migrations")
@@ -27,12 +27,11 @@ def old_app(tmp_path):
     """An app on a database of its own at the revision before saved sheets."""
     with own_database(tmp_path) as url:
         app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
-                          "SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False})
+                          "SQLALCHEMY_DATABASE_URI": url})
         with app.app_context():
             upgrade(directory=MIGRATIONS, revision=BEFORE_SAVED_SHEETS)
         yield app
-        with app.app_context():
-            db.engine.dispose()
+        close_app(app)
 
 
 def tables(app) -> set[str]:

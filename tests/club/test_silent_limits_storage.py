@@ -11,9 +11,7 @@ import time
 import pytest
 import requests
 
-from companion.extensions import db
 from tests.support.api import Api
-from tests.support.app import make_app
 from tests.support.clients import Client, session_from
 from tests.support.servers import ServerProcess, redis_process
 
@@ -58,19 +56,16 @@ def miss(server: ServerProcess, session, attempt: int) -> int:
 
 
 @pytest.fixture
-def reader(database_url, tmp_path):
+def reader(app_with):
     """The app on the servers' database: what the bot reads the full state through."""
-    app = make_app(database_url, tmp_path)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    return app_with()
 
 
 def test_a_silent_limits_storage_holds_no_request(database_url, tmp_path, reader):
     with redis_process(tmp_path) as redis:
         one, two = ServerProcess(database_url, tmp_path), ServerProcess(database_url, tmp_path)
         for server in (one, two):
-            server.env.update(COMPANION_RATELIMIT="on", COMPANION_RATELIMIT_STORAGE=redis.uri)
+            server.env.update(COMPANION_RATELIMIT_STORAGE=redis.uri)
         try:
             one.start()
             two.start()

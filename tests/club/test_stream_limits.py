@@ -12,10 +12,8 @@ import time
 
 import pytest
 
-from companion.extensions import db
 from companion.web.stream_limits import GRACE_SECONDS, WINDOW_SECONDS
 from tests.support.api import Api
-from tests.support.app import make_app
 from tests.support.clients import session_from
 from tests.support.servers import ServerProcess, redis_server
 from tests.support.streams import Stream
@@ -31,7 +29,7 @@ KEEPALIVE = 5  # gunicorn.conf.py: how long a connection may take to send a requ
 @pytest.fixture
 def server(database_url, tmp_path, request):
     server = ServerProcess(database_url, tmp_path)
-    server.env.update(COMPANION_RATELIMIT="on", COMPANION_STREAMS_PER_ADDRESS=str(CAP),
+    server.env.update(COMPANION_STREAMS_PER_ADDRESS=str(CAP),
                       COMPANION_CONNECTIONS=str(BUDGET), **getattr(request, "param", {}))
     server.start()
     yield server
@@ -39,12 +37,9 @@ def server(database_url, tmp_path, request):
 
 
 @pytest.fixture
-def reader(database_url, tmp_path):
+def reader(app_with):
     """The app on the server's database: what the bot reads the full state through."""
-    app = make_app(database_url, tmp_path)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    return app_with()
 
 
 class Flood:
@@ -216,7 +211,7 @@ def test_servers_sharing_a_limits_storage_count_an_address_together(database_url
     with redis_server(tmp_path) as storage:
         one, two = ServerProcess(database_url, tmp_path), ServerProcess(database_url, tmp_path)
         for each in (one, two):
-            each.env.update(COMPANION_RATELIMIT="on", COMPANION_RATELIMIT_STORAGE=storage,
+            each.env.update(COMPANION_RATELIMIT_STORAGE=storage,
                             COMPANION_STREAMS_PER_ADDRESS=str(CAP))
         floods = {one: Flood(one.port), two: Flood(two.port)}
         try:

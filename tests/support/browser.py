@@ -8,8 +8,15 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 
-from tests.support.app import ROOT, LiveServer
+from playwright.sync_api import expect
+
+from companion.extensions import db
+from tests.support.app import ROOT, LiveServer, make_app
+from tests.support.servers import ServerProcess
 
 LAN_NAME = "table.lan"
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -26,15 +33,64 @@ def serve_on_the_lan(app) -> LiveServer:
     server = LiveServer(app, LAN_NAME)
     app.config["PUBLIC_URL"] = server.url
     return server.start()
+
+
+@dataclass
+class ProductionServer:
+    """The app as `make run` serves it, at the LAN name: `url` is what phones open,
+    `local_url` where test code calls it, `port` its port; `app` is an app of the test's
+    own on the same database (what the bots read a table's full state through); `process`
+    the server itself."""
+    url: str
+    local_url: str
+    port: int
+    app: object
+    process: ServerProcess
+
+
+@contextmanager
+def served_in_production(database_url: str, folder: Path):
+    """The production server (gunicorn with its gevent workers, tests/support/servers.py)
+    on `database_url`, started, as phones on the table's Wi-Fi reach it: at the LAN name,
+    its join links and QR codes pointing there. Once stopped, its log must hold no error
+    (a request that failed on the server, unseen by the page that made it)."""
+    app = make_app(database_url, folder)
+    process = ServerProcess(database_url, folder)
+    url = f"http://{LAN_NAME}:{process.port}"
+    process.env["COMPANION_PUBLIC_URL"] = url
+    app.config["PUBLIC_URL"] = url
+    try:
+        process.start()
+        yield ProductionServer(url, process.url, process.port, app, process)
+    finally:
+        process.stop()
+        with app.app_context():
+            db.engine.dispose()
+    assert "Traceback" not in process.output(), f"the server's log, {process.log}, holds an error"
+
+
 PHONE = {"width": 360, "height": 740}
 HOST = {"width": 1280, "height": 800}
 # What changes a table: none of it belongs on a screen that only shows one.
 CONTROLS = "form, button, input, select, textarea, [hx-post], [hx-put], [hx-patch], [hx-delete]"
 
 
+# Counts the page's live streams opened (the htmx SSE extension's event), once however
+# often it is added: a stream is open once the server listens for the table's changes on it.
+STREAM_OPEN_SPY = """if (!("streamsOpened" in window)) { window.streamsOpened = 0;
+  document.addEventListener("htmx:sseOpen", () => { window.streamsOpened += 1; }); }"""
+
+
+def following(page, opened: int = 1, timeout_ms: int = 5_000) -> None:
+    """Wait until the page (whose context runs STREAM_OPEN_SPY) has opened its live stream
+    `opened` times since it loaded."""
+    wait_until(page, f"window.streamsOpened >= {opened}", timeout_ms)
+
+
 def seat_phone(new_phone, server_url: str, table, name: str):
     """A phone context that holds `name`'s seat cookie, on its phone screen."""
     page = new_phone()
+    page.context.add_init_script(STREAM_OPEN_SPY)
     page.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens[name],
                                "url": server_url}])
     page.goto(f"{server_url}/t/{table.code}")
@@ -43,9 +99,20 @@ def seat_phone(new_phone, server_url: str, table, name: str):
 
 def host_screen(new_phone, server_url: str, code: str, host_token: str):
     page = new_phone(1280, 800)
+    page.context.add_init_script(STREAM_OPEN_SPY)
     page.context.add_cookies([{"name": f"companion_host_{code}", "value": host_token,
                                "url": server_url}])
     page.goto(f"{server_url}/t/{code}/host")
+    return page
+
+
+def join_by_link(page, join_link: str, name: str):
+    """`page` takes a seat as `name` by the table's join link (the QR code's address), and
+    waits in the lobby."""
+    page.goto(join_link)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take a seat").click()
+    expect(page.get_by_text("Waiting for the host to start")).to_be_visible(timeout=SOON)
     return page
 
 
@@ -68,15 +135,41 @@ def log_lines(api, table, name: str) -> list[str]:
     return [line["summary"] for line in body["events"]]
 
 
-class Taps:
-    """Clicks on a phone, counted."""
+# Counts each tap the page receives (a pointer pressed on it, whoever pressed it), in the
+# tab's sessionStorage, so that a tap which loads another page of the table still counts.
+TAP_COUNTER = """(() => {
+  if (window.tapCounter) return;
+  window.tapCounter = true;
+  document.addEventListener('pointerdown', event => {
+    if (!event.isTrusted) return;
+    const taps = Number(sessionStorage.getItem('taps') || 0);
+    sessionStorage.setItem('taps', String(taps + 1));
+  }, true);
+})()"""
+TAPS_RECEIVED = "Number(sessionStorage.getItem('taps') || 0)"
 
-    def __init__(self):
-        self.count = 0
+
+class Taps:
+    """The taps a page receives from now on, counted by the page itself: a tap budget
+    holds the taps the screen needed, not the clicks the test meant to make.
+    `taps(locator)` taps once."""
+
+    def __init__(self, page):
+        self.page = page
+        page.add_init_script(TAP_COUNTER)
+        page.evaluate(TAP_COUNTER)
+        self.before = page.evaluate(TAPS_RECEIVED)
+        self.given = 0
 
     def __call__(self, locator) -> None:
         locator.click()
-        self.count += 1
+        self.given += 1
+
+    @property
+    def count(self) -> int:
+        received = self.page.evaluate(TAPS_RECEIVED) - self.before
+        assert received >= self.given, f"the page counted {received} of {self.given} taps"
+        return received
 
 
 def screenshot(page, name: str) -> None:

@@ -17,6 +17,14 @@ def csrf_of(html_text: str) -> str:
     return re.search(r'"X-CSRFToken": "([^"]+)"', html_text).group(1)
 
 
+def text_of(markup: str) -> str:
+    """What a person reads of some HTML: its text with entities read, a tag parting words,
+    whitespace collapsed; scripts, styles and the values held in fields (a textarea's, as
+    an input's) left out."""
+    markup = re.sub(r"<(script|style|textarea)\b[^>]*>.*?</\1\s*>", " ", markup, flags=re.S | re.I)
+    return " ".join(html.unescape(re.sub(r"<[^>]*>", " ", markup)).split())
+
+
 def page(client, url: str, status: int = 200) -> str:
     """The text of a page fetched with the test client, checking its status."""
     response = client.get(url)

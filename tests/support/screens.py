@@ -6,7 +6,9 @@ import re
 from tests.support.pages import csrf_of, page
 
 
-def post(client, url: str, data: dict, csrf_from: str, status: int = 303, htmx=False):
+def post(client, url: str, data: dict, csrf_from: str = "/", status: int = 303, htmx=False):
+    """Post a form as the screens do, with the CSRF token of the page at `csrf_from`, and
+    check the answer's status."""
     data = dict(data, csrf_token=csrf_of(page(client, csrf_from)))
     headers = {"HX-Request": "true"} if htmx else {}
     response = client.post(url, data=data, headers=headers)

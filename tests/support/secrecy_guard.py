@@ -14,7 +14,7 @@ from typing import Any
 from companion.games.messages import text_from_json
 from companion.i18n import messages
 from tests.support.counts import COUNTS
-from tests.support.pages import inert
+from tests.support.pages import inert, text_of
 
 
 def token_pattern(text: str) -> re.Pattern:
@@ -248,17 +248,17 @@ class Guard:
         if viewer is None:
             assert not mine, f"{where}: a private section on a screen of no player"
         assert len(mine) <= 1, f"{where}: more than one private section"
-        own = plain_text(mine[0]) if mine else None
+        own = text_of(mine[0]) if mine else None
         whole = None
         for owner, section in self.private_sections.items():
             if owner != viewer and section and section != own:
-                whole = plain_text(page) if whole is None else whole
+                whole = text_of(page) if whole is None else whole
                 if section in whole:
                     self._fail(where, "the private section", owner)
 
     def learn_private_section(self, player: int, page: str) -> None:
         found = private_sections(page)
-        self.private_sections[player] = plain_text(found[0]) if found else ""
+        self.private_sections[player] = text_of(found[0]) if found else ""
 
 
 def private_sections(page: str) -> list[str]:
@@ -272,10 +272,6 @@ def private_sections(page: str) -> list[str]:
                 found.append(page[index:index + tag.end()])
                 break
     return found
-
-
-def plain_text(fragment: str) -> str:
-    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
 
 
 def history_items(page: str) -> list[str]:

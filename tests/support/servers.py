@@ -50,7 +50,7 @@ class ServerProcess:
         self.env = dict(os.environ, DATABASE_URL=database_url, PORT=str(self.port),
                         HOST="127.0.0.1", WEB_CONCURRENCY=str(workers),
                         COMPANION_THREADS="16", SECRET_KEY="test-secret",
-                        COMPANION_RATELIMIT="off", COMPANION_TEST_SEEDS="on")
+                        COMPANION_RATELIMIT="on", COMPANION_TEST_SEEDS="on")
         self.process: subprocess.Popen | None = None
         self.starts = 0
 

@@ -138,11 +138,13 @@ def race_table(bases: list[str], app, game_id: str, index: int) -> None:
     race.check_log()
 
 
+@pytest.mark.counts(conflicting_posts=1)
 @pytest.mark.parametrize("game_id", ALL_GAMES)
 def test_conflicting_moves_at_once_apply_once_per_version(game_id, app, live_server):
     race_table([live_server.url], app, game_id, 0)
 
 
+@pytest.mark.counts(conflicting_posts=len(ALL_GAMES))
 def test_two_server_processes_sharing_the_database_apply_once_per_version(database_url, app,
                                                                            tmp_path):
     one, two = ServerProcess(database_url, tmp_path), ServerProcess(database_url, tmp_path)

@@ -55,6 +55,7 @@ UNDO_EVERY = 9      # every this many moves, the move is undone and made again
 FULL_MOVES = 150
 
 
+@pytest.mark.counts(games_played=1, moves_made=1, responses_checked=1)
 @pytest.mark.parametrize("index", [0, 1])
 @pytest.mark.parametrize("game_id", ALL_GAMES)
 def test_no_secret_reaches_another_player_or_the_host_screen(game_id, index, app, live_server,

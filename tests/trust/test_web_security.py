@@ -21,7 +21,6 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Player, SavedDefaults, Table
 from tests.support.api import Api
-from tests.support.app import make_app
 from tests.support.bots import choose_move
 from tests.support.clients import Client
 from tests.support.counts import COUNTS
@@ -97,6 +96,7 @@ def csrf_of(text: str) -> str:
 
 # -- cross-site form posts ---------------------------------------------------------------
 
+@pytest.mark.counts(pages_checked=1)
 def test_cross_site_form_posts_are_refused(app, live_server):
     """Every form handler refuses a post without the page's CSRF token, or with another
     browser's, and changes nothing; the API takes no cookies and no forms."""
@@ -136,6 +136,7 @@ def test_cross_site_form_posts_are_refused(app, live_server):
 
 # -- names that are markup -----------------------------------------------------------------
 
+@pytest.mark.counts(pages_checked=1)
 def test_players_named_with_html_or_script_are_inert_everywhere(app, live_server):
     base = live_server.url
     table = new_table(base, "go-big", 3, 43, options={"copies_per_value": 4}, local=1)
@@ -201,6 +202,7 @@ def test_players_named_with_html_or_script_are_inert_everywhere(app, live_server
     page_check(response, "a join refused for a taken name")
 
 
+@pytest.mark.counts(pages_checked=1)
 def test_every_page_has_a_csp_without_inline_script(client):
     for path in ("/", "/games", "/new/go-big", "/new/big-top", "/new/big-money",
                  "/new/nothing-beats-a-large", "/join?code=ZZZZ", "/t/ZZZZ", "/nowhere"):
@@ -390,22 +392,14 @@ def test_one_tables_tokens_give_nothing_at_another_table(app, live_server):
 
 # -- guessing codes and tokens ---------------------------------------------------------------
 
-@pytest.fixture
-def limited(database_url, tmp_path):
-    """The app with its rate limits on, as in production."""
-    app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
-
-
-def test_room_codes_and_tokens_cannot_be_guessed_cheaply(limited):
-    table = Api(client=limited.test_client()).table("go-big", players=("Ann", "Ben"))
+@pytest.mark.counts(inputs_tried=1)
+def test_room_codes_and_tokens_cannot_be_guessed_cheaply(app):
+    table = Api(client=app.test_client()).table("go-big", players=("Ann", "Ben"))
     guesses = ["/api/v1/tables/{}", "/api/v1/tables/{}/log", "/t/{}", "/j/{}", "/r/{}",
                "/join?code={}", "/t/{}/qr.svg", "/t/{}/panel", "/d/{}"]
     letters = "BCDFGHJKLMNPQRSTVWXZ"
     for n, guess in enumerate(guesses):
-        client = limited.test_client()
+        client = app.test_client()
         address = {"REMOTE_ADDR": f"10.1.0.{n + 1}"}
         refused = None
         for attempt in range(200):
@@ -425,7 +419,7 @@ def test_room_codes_and_tokens_cannot_be_guessed_cheaply(limited):
         else:
             assert 'role="alert"' in response.get_data(as_text=True)
     # Guessing tokens at a real table.
-    client = limited.test_client()
+    client = app.test_client()
     address = {"REMOTE_ADDR": "10.2.0.1"}
     for attempt in range(200):
         response = client.get(f"/api/v1/tables/{table.code}", environ_base=address,
@@ -435,13 +429,13 @@ def test_room_codes_and_tokens_cannot_be_guessed_cheaply(limited):
         assert response.status_code == 401
     assert attempt <= 40, f"{attempt} token guesses went through"
     # Guessing a rejoin code on the join page (a code the host made is waiting).
-    host = limited.test_client()
+    host = app.test_client()
     host.set_cookie(host_cookie(table.code), table.host)
     csrf = csrf_of(host.get(f"/t/{table.code}/host").get_data(as_text=True))
     response = host.post(f"/t/{table.code}/rejoin",
                          data={"player": str(table.ids["Ben"]), "csrf_token": csrf})
     assert response.status_code == 200
-    client = limited.test_client()
+    client = app.test_client()
     address = {"REMOTE_ADDR": "10.4.0.1"}
     csrf = csrf_of(client.get(f"/j/{table.code}", environ_base=address).get_data(as_text=True))
     for attempt in range(200):
@@ -455,12 +449,12 @@ def test_room_codes_and_tokens_cannot_be_guessed_cheaply(limited):
         assert "That rejoin code is not right" in response.get_data(as_text=True)
     assert attempt <= 20, f"{attempt} rejoin code guesses went through"
     # Joining is limited on its own, and a real player polling its view is not limited.
-    client = limited.test_client()
+    client = app.test_client()
     address = {"REMOTE_ADDR": "10.3.0.1"}
-    lobby = Api(client=limited.test_client()).table("go-big", players=(), start=False)
+    lobby = Api(client=app.test_client()).table("go-big", players=(), start=False)
     statuses = [client.post(f"/api/v1/tables/{lobby.code}/players", json={"name": f"P{n}"},
                             environ_base=address).status_code for n in range(30)]
     assert 429 in statuses
-    player = Api(client=limited.test_client())
+    player = Api(client=app.test_client())
     for _ in range(150):
         assert player.call("GET", f"/tables/{table.code}", table.tokens["Ann"])[0] == 200

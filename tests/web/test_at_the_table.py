@@ -8,21 +8,8 @@ import re
 from companion import record_import
 from tests.support.api import Api
 from tests.support.pages import csrf_of, revealed
-from tests.support.screens import as_player
+from tests.support.screens import as_host, as_player, post
 from tests.support.secrecy_guard import history_items
-
-
-def as_host(client, code: str, host_token: str):
-    client.set_cookie(f"companion_host_{code}", host_token)
-    return client
-
-
-def post(client, url: str, data: dict, status: int = 303, htmx: bool = False):
-    html = client.get("/").get_data(as_text=True)
-    headers = {"HX-Request": "true"} if htmx else {}
-    response = client.post(url, data=dict(data, csrf_token=csrf_of(html)), headers=headers)
-    assert response.status_code == status, response.get_data(as_text=True)[:600]
-    return response
 
 
 def test_history_lists_every_move_newest_first(app):

@@ -10,7 +10,8 @@ import pytest
 
 from companion.games.big_top import DECK, SUITS, card_label
 from tests.support.api import Api
-from tests.support.pages import csrf_of, page
+from tests.support.pages import page
+from tests.support.screens import post
 
 NAMES = ("Ann", "Ben", "Cat")
 PLAIN = {"clowns": "10", "sideshow": "7", "animals": "5", "performers": "3"}
@@ -22,14 +23,6 @@ HANDS = {name: [card for index, card in enumerate(DECK) if ("Cat", "Ann", "Ben")
 
 
 # -- helpers ---------------------------------------------------------------------------
-def post(client, url: str, data: dict, csrf_from: str, status: int = 200, htmx=True) -> str:
-    data = dict(data, csrf_token=csrf_of(page(client, csrf_from)))
-    headers = {"HX-Request": "true"} if htmx else {}
-    response = client.post(url, data=data, headers=headers)
-    assert response.status_code == status, response.get_data(as_text=True)[:1500]
-    return response.get_data(as_text=True)
-
-
 class Table:
     """A started Big Top table made through the API, with a phone (a test client holding
     the player's cookie) per player and the host screen's client."""
@@ -59,7 +52,7 @@ class Table:
         """Post a form from this player's phone as htmx does; the answer is the panel."""
         envelope = {"action_id": secrets.token_urlsafe(9)}
         return post(self.phones[name], f"/t/{self.code}/act", dict(envelope, **data),
-                    self.url(name), status=status)
+                    self.url(name), status=status, htmx=True).get_data(as_text=True)
 
     def view(self, name: str | None = None) -> dict:
         return self.seated.view(self.seated.tokens[name] if name else None)

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import re
 
-from tests.support.pages import page
+from tests.support.pages import page, text_of
 from tests.support.screens import new_table, post, seat
-
-
-def visible_text(html: str) -> str:
-    html = re.sub(r"<(script|style|textarea)[^>]*>.*?</\1>", " ", html, flags=re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
 def field(html: str, name: str) -> str:
@@ -20,7 +15,7 @@ def field(html: str, name: str) -> str:
 
 
 def lobby_text(client, code: str) -> str:
-    return visible_text(page(client, f"/t/{code}/host"))
+    return text_of(page(client, f"/t/{code}/host"))
 
 
 def start(client, code: str) -> None:
@@ -30,7 +25,7 @@ def start(client, code: str) -> None:
 def test_the_new_table_form_leaves_the_deals_to_the_player_count(client):
     html = page(client, "/new/big-top")
     assert 'value=""' in field(html, "deals_per_player"), field(html, "deals_per_player")
-    assert "Default: by the player count: 1, or 2 with 3 players." in visible_text(html)
+    assert "Default: by the player count: 1, or 2 with 3 players." in text_of(html)
 
 
 def test_the_lobby_says_what_the_player_count_makes_of_it(app, client):
@@ -41,7 +36,7 @@ def test_the_lobby_says_what_the_player_count_makes_of_it(app, client):
     seat(app, code, "Dan")
     assert "Deals per player: 1 (for 4 players)" in lobby_text(client, code)
     phone = seat(app, code, "Eve")
-    assert "Deals per player: 1 (for 5 players)" in visible_text(page(phone, f"/t/{code}"))
+    assert "Deals per player: 1 (for 5 players)" in text_of(page(phone, f"/t/{code}"))
 
 
 def test_a_host_who_types_one_for_three_players_gets_one(app, client):

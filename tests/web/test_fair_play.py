@@ -14,29 +14,20 @@ from companion.models import Table
 from companion.record_import import table_record
 from companion.table.moves import SEED_MAX
 from tests.support.api import Api
-from tests.support.app import make_app
 from tests.support.pages import csrf_of, page
+from tests.support.screens import as_host, as_player
 from tests.support.streams import Stream
 
 
 @pytest.fixture
-def club_app(database_url, tmp_path):
+def club_app(app_with):
     """The app as a club runs it: without COMPANION_TEST_SEEDS."""
-    app = make_app(database_url, tmp_path, TEST_SEEDS=False)
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    return app_with(TEST_SEEDS=False)
 
 
 def stored_seed(app, code: str) -> int | None:
     with app.app_context():
         return db.session.execute(db.select(Table.seed).where(Table.code == code)).scalar_one()
-
-
-def host_client(app, code: str, host_token: str):
-    client = app.test_client()
-    client.set_cookie(f"companion_host_{code}", host_token)
-    return client
 
 
 @pytest.mark.parametrize("seed", [12345, 0])
@@ -64,7 +55,7 @@ def test_a_player_sending_a_seed_is_refused_as_not_the_host(club_app):
 def test_the_host_screen_start_takes_no_seed(club_app):
     api = Api(client=club_app.test_client())
     table = api.table(start=False)
-    host = host_client(club_app, table.code, table.host)
+    host = as_host(club_app.test_client(), table.code, table.host)
     csrf = csrf_of(page(host, f"/t/{table.code}/host"))
     response = host.post(f"/t/{table.code}/start", data={"csrf_token": csrf, "seed": "5"})
     assert response.status_code == 303
@@ -79,7 +70,8 @@ def test_every_table_draws_its_own_seed_and_the_record_keeps_it(club_app):
     assert all(isinstance(s, int) and 0 <= s <= SEED_MAX for s in seeds)
     assert seeds[0] != seeds[1]
     first.finish()
-    response = host_client(club_app, first.code, first.host).get(f"/t/{first.code}/record.json")
+    host = as_host(club_app.test_client(), first.code, first.host)
+    response = host.get(f"/t/{first.code}/record.json")
     assert response.status_code == 200
     record = response.get_json()
     assert record["seed"] == seeds[0]
@@ -118,12 +110,6 @@ def log_of(table, token=None) -> list[dict]:
     return body["events"]
 
 
-def phone_client(app, code: str, token: str):
-    client = app.test_client()
-    client.set_cookie(f"companion_{code}", token)
-    return client
-
-
 def stored_moves(app, code: str) -> int:
     with app.app_context():
         return db.session.execute(db.select(Table.moves).where(Table.code == code)).scalar_one()
@@ -136,8 +122,8 @@ def test_a_rejoin_through_the_api_tells_everyone_in_the_log_and_history(app, api
     for token in (None, table.host, table.tokens["Ben"], new_token):
         line = log_of(table, token)[-1]
         assert (line["summary"], line["player"], line["undone"]) == (REJOIN_LINE, None, False)
-    ben = phone_client(app, table.code, table.tokens["Ben"])
-    host = host_client(app, table.code, table.host)
+    ben = as_player(app.test_client(), table.code, table.tokens["Ben"])
+    host = as_host(app.test_client(), table.code, table.host)
     for client, path in ((ben, "/history?screen=phone"), (ben, ""), (host, "/host"),
                          (host, "/history?screen=host")):
         assert REJOIN_LINE in html.unescape(page(client, f"/t/{table.code}{path}")), path
@@ -145,14 +131,14 @@ def test_a_rejoin_through_the_api_tells_everyone_in_the_log_and_history(app, api
 
 def test_a_rejoin_from_the_host_screen_tells_everyone_too(app, api):
     table = api.table(start=False)
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     csrf = csrf_of(page(host, f"/t/{table.code}/host"))
     assert host.post(f"/t/{table.code}/start", data={"csrf_token": csrf}).status_code == 303
     response = host.post(f"/t/{table.code}/rejoin",
                          data={"csrf_token": csrf, "player": str(table.ids["Ann"])})
     assert response.status_code == 200 and "<svg" in response.get_data(as_text=True)
     assert [line["summary"] for line in log_of(table)] == [REJOIN_LINE]
-    ben = phone_client(app, table.code, table.tokens["Ben"])
+    ben = as_player(app.test_client(), table.code, table.tokens["Ben"])
     assert REJOIN_LINE in html.unescape(page(ben, f"/t/{table.code}/history?screen=phone"))
 
 
@@ -163,7 +149,7 @@ def test_no_undo_takes_a_rejoin_back_and_it_is_no_move(app, api):
     rejoin_by_api(table)
     assert stored_moves(app, table.code) == 1
     # The host's undo confirmation offers the move before the line, and only it.
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     confirm = html.unescape(page(host, f"/t/{table.code}/undo?screen=host&steps=1"))
     assert moved in confirm and REJOIN_LINE not in confirm
     assert host.get(f"/t/{table.code}/undo?screen=host&steps=2").status_code == 422
@@ -184,7 +170,7 @@ def test_the_record_keeps_the_rejoin_and_still_replays(app, api):
     table.play(2)
     table.tokens["Ann"] = rejoin_by_api(table)  # Ann plays on with the new phone
     table.finish()
-    record = host_client(app, table.code, table.host).get(
+    record = as_host(app.test_client(), table.code, table.host).get(
         f"/t/{table.code}/record.json").get_json()
     rejoined = [entry for entry in record["log"] if entry["kind"] == "rejoin"]
     assert len(rejoined) == 1 and rejoined[0]["action"] is None
@@ -254,7 +240,7 @@ def test_rejoins_racing_moves_all_apply_and_the_log_stays_in_order(app, live_ser
 
 def test_a_rejoin_for_a_player_without_a_phone_says_no_phone_was_signed_out(app, api):
     table = api.table(start=False)
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     csrf = csrf_of(page(host, f"/t/{table.code}/host"))
     assert host.post(f"/t/{table.code}/players/local",
                      data={"csrf_token": csrf, "name": "Dan"}).status_code == 303

@@ -9,7 +9,6 @@ import pytest
 
 from companion.errors import not_found
 from companion.table.checks import field_problem
-from companion.extensions import db
 from companion.web import links
 from companion.web.languages import COOKIE, SHIPPED
 from tests.support.api import Api
@@ -22,11 +21,8 @@ GERMAN_BROWSER = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 
 
 @pytest.fixture
-def german_app(database_url, tmp_path):
-    app = make_app(database_url, tmp_path, **in_test_german(tmp_path / "catalogs"))
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+def german_app(app_with, tmp_path):
+    return app_with(**in_test_german(tmp_path / "catalogs"))
 
 
 def language_of(response) -> str:

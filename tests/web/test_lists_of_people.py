@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.support.api import Api
+from tests.support.pages import page, text_of
 
 NAMES = ("Ann", "Ben", "Cat")
 # (language, phone's "the others choose theirs" for one, for several; the host screen's
@@ -32,11 +33,9 @@ SAID = {
 }
 
 
-def text_of(client, url: str) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, url
-    text = re.sub(r"<[^>]+>", "", response.get_data(as_text=True))
-    return re.sub(r"\s+", " ", text.replace("&#39;", "'").replace("&#x27;", "'"))
+
+def page_text(client, url: str) -> str:
+    return text_of(page(client, url))
 
 
 @pytest.mark.parametrize("language", sorted(SAID))
@@ -49,13 +48,13 @@ def test_big_money_setup_agrees_with_one_person_and_several(app, language):
         client.set_cookie("companion_language", language)
     one_left, several_left, one_choosing, several_choosing = SAID[language]
 
-    assert several_left in text_of(ann, f"/t/{table.code}")
-    assert several_choosing in text_of(host, f"/t/{table.code}/host")
+    assert several_left in page_text(ann, f"/t/{table.code}")
+    assert several_choosing in page_text(host, f"/t/{table.code}/host")
     assert table.act(table.tokens["Ben"], type="startup", industry="food")[0] == 200
-    assert one_left in text_of(ann, f"/t/{table.code}")
+    assert one_left in page_text(ann, f"/t/{table.code}")
     assert table.act(table.tokens["Ann"], type="startup", industry="food")[0] == 200
-    assert one_choosing in text_of(host, f"/t/{table.code}/host")
-    assert one_choosing in text_of(ann, f"/t/{table.code}")
+    assert one_choosing in page_text(host, f"/t/{table.code}/host")
+    assert one_choosing in page_text(ann, f"/t/{table.code}")
 
 
 # Big Top's hand entry: (language, Ann's phone before she enters, with two others still to

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.extensions import db
 from companion.games import GAMES
 from companion.web.languages import COOKIE
 from tests.support.api import Api
-from tests.support.app import make_app
 from tests.support.catalogs import extracted
 from tests.support.pseudo import (CLOSE, LANGUAGE, OPEN, in_pseudo_language, list_words,
                                   read_text, unmarked)
@@ -33,11 +31,8 @@ def source(tmp_path_factory):
 
 
 @pytest.fixture
-def pseudo_app(database_url, tmp_path, source):
-    app = make_app(database_url, tmp_path, **in_pseudo_language(source, tmp_path / "catalogs"))
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+def pseudo_app(app_with, tmp_path, source):
+    return app_with(**in_pseudo_language(source, tmp_path / "catalogs"))
 
 
 def typed_words(action: dict) -> list[str]:

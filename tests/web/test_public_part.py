@@ -3,8 +3,6 @@ marked for each viewer (their own seat, lines for some players, a part for scree
 no move to make)."""
 from __future__ import annotations
 
-import re
-
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -16,6 +14,7 @@ from companion.games import GAMES
 from companion.table import read
 from companion.web.public_part import (except_for, for_viewer, only_for, pieces, public_html,
                                        when_idle)
+from tests.support.pages import text_of
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 
@@ -37,10 +36,6 @@ def panel(app, code: str, token: str | None, screen: str = "phone") -> str:
     response = client.get(url)
     assert response.status_code == 200, response.get_data(as_text=True)[:400]
     return response.get_data(as_text=True)
-
-
-def text_of(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -3,14 +3,15 @@ and the host's rejoin page once its code is used."""
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta, timezone
 
+import time_machine
+
+from companion.extensions import db
+from companion.models import Player
+from companion.table.seating import REJOIN_CODE_MINUTES
 from tests.support.pages import csrf_of, page
-
-
-def host_client(app, code: str, host_token: str):
-    client = app.test_client()
-    client.set_cookie(f"companion_host_{code}", host_token)
-    return client
+from tests.support.screens import as_host
 
 
 def make_rejoin(host, code: str, player_id: int) -> tuple[str, str, str]:
@@ -34,7 +35,7 @@ def type_code(client, code: str, typed: str):
 
 def test_a_wrong_rejoin_code_is_a_bad_entry_that_changes_nothing(app, api):
     table = api.table()
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     typed, _, _ = make_rejoin(host, table.code, table.ids["Ben"])
     version = table.view()["version"]
     phone = app.test_client()
@@ -55,7 +56,7 @@ def test_a_wrong_rejoin_code_is_a_bad_entry_that_changes_nothing(app, api):
 
 def test_the_rejoin_page_says_when_its_code_was_used(app, api):
     table = api.table()
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     typed, _, state_url = make_rejoin(host, table.code, table.ids["Ben"])
     assert host.get(state_url).status_code == 204  # still waiting: the page stays as it is
     assert type_code(app.test_client(), table.code, typed).status_code == 303
@@ -70,7 +71,7 @@ def test_the_rejoin_page_says_when_its_code_was_used(app, api):
 
 def test_the_rejoin_page_says_when_its_qr_code_was_used_or_a_newer_code_made(app, api):
     table = api.table()
-    host = host_client(app, table.code, table.host)
+    host = as_host(app.test_client(), table.code, table.host)
     _, token, by_qr = make_rejoin(host, table.code, table.ids["Ann"])
     phone = app.test_client()
     csrf = csrf_of(page(phone, f"/r/{table.code}"))
@@ -82,3 +83,44 @@ def test_the_rejoin_page_says_when_its_qr_code_was_used_or_a_newer_code_made(app
     _, _, newer = make_rejoin(host, table.code, table.ids["Cat"])
     assert "A newer rejoin code was made for Cat" in page(host, older)
     assert host.get(newer).status_code == 204
+
+
+def seat_of(app, player_id: int) -> tuple[str, str | None]:
+    """A seat's token hash (which phone holds it) and its rejoin code's hash, as stored."""
+    with app.app_context():
+        player = db.session.get(Player, player_id)
+        return player.token_hash, player.rejoin_code_hash
+
+
+def test_a_rejoin_code_past_its_time_is_refused_in_the_phones_language(app, api):
+    """A rejoin code is good for REJOIN_CODE_MINUTES. Typed later (the clock moved on by
+    the test, not waited for), it is refused in the language of the phone that typed it,
+    and the seat stays with the phone that holds it; typed in time, it takes the seat."""
+    table = api.table()
+    host = as_host(app.test_client(), table.code, table.host)
+    typed, _, state_url = make_rejoin(host, table.code, table.ids["Ben"])
+    made = datetime.now(timezone.utc)
+    seat, version = seat_of(app, table.ids["Ben"]), table.view()["version"]
+    phone = app.test_client()
+    phone.set_cookie("companion_language", "de")
+
+    late = made + timedelta(minutes=REJOIN_CODE_MINUTES, seconds=5)
+    with time_machine.travel(late):
+        response = type_code(phone, table.code, typed)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 422, text[:300]
+    assert '<html lang="de"' in text
+    assert 'role="alert"' in text
+    assert "Dieser Rückkehrcode stimmt nicht oder gilt nicht mehr" in text
+    assert "That rejoin code is not right" not in text
+    assert phone.get_cookie(f"companion_{table.code}") is None
+    assert seat_of(app, table.ids["Ben"]) == seat
+    assert table.view()["version"] == version
+    assert host.get(state_url).status_code == 204  # the host's page still waits for a phone
+
+    in_time = made + timedelta(minutes=REJOIN_CODE_MINUTES, seconds=-5)
+    with time_machine.travel(in_time):
+        response = type_code(phone, table.code, typed)
+    assert response.status_code == 303, response.get_data(as_text=True)[:300]
+    assert phone.get_cookie(f"companion_{table.code}") is not None
+    assert seat_of(app, table.ids["Ben"])[0] != seat[0]

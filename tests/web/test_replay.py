@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-from html import unescape
 
 import pytest
 
@@ -18,8 +17,8 @@ from companion.games import GAMES
 from companion.models import Table
 from companion.table import read, replaying
 from tests.support.api import Api
-from tests.support.app import ROOT, make_app, own_database
-from tests.support.pages import csrf_of, page
+from tests.support.app import ROOT, app_on, own_database
+from tests.support.pages import csrf_of, page, text_of
 from tests.support.screens import as_host, as_player
 
 QUICK = {"go-big": {"copies_per_value": 4}}
@@ -41,10 +40,6 @@ def downloaded(app, table) -> bytes:
     return response.data
 
 
-def text_of(html: str) -> str:
-    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
-
-
 def public_lines(app, code: str) -> list[str]:
     with app.app_context():
         lines = [line["summary"] for line in read.log(read.find(code), PUBLIC)]
@@ -64,11 +59,8 @@ def other_app(tmp_path):
     """A second server's app, on a database of its own."""
     folder = tmp_path / "other"
     folder.mkdir()
-    with own_database(folder) as url:
-        other = make_app(url, folder)
+    with own_database(folder) as url, app_on(url, folder) as other:
         yield other
-        with other.app_context():
-            db.engine.dispose()
 
 
 def test_a_replay_steps_through_the_game_with_every_secret(app):
@@ -153,11 +145,13 @@ def test_the_replay_of_every_game_ends_in_the_tables_own_result(app, game):
     page(client, f"/t/{table.code}/replay?step={len(moves) // 2}")
 
 
-def upload(client, content: bytes, name: str = "record.json", csrf: bool = True):
+def upload(client, content: bytes, name: str = "record.json", csrf: bool = True,
+           address: str = "127.0.0.1"):
     data = {"record": (io.BytesIO(content), name)}
     if csrf:
         data["csrf_token"] = csrf_of(page(client, "/games"))
-    return client.post("/games/records", data=data, content_type="multipart/form-data")
+    return client.post("/games/records", data=data, content_type="multipart/form-data",
+                       environ_base={"REMOTE_ADDR": address})
 
 
 def test_a_record_uploaded_on_another_server_opens_at_its_end_and_only_once(app, other_app):
@@ -189,9 +183,12 @@ def test_a_record_uploaded_on_another_server_opens_at_its_end_and_only_once(app,
 def test_a_bad_record_file_is_refused_clearly_and_changes_nothing(app, other_app):
     record = json.loads(downloaded(app, finished(app)))
     visitor = other_app.test_client()
+    # More files than one address may send in a minute (the limit stays on): each from an
+    # address of its own.
+    addresses = (f"10.0.0.{n}" for n in range(1, 255))
 
     def refused(content: bytes, status: int, *words: str, **kwargs):
-        response = upload(visitor, content, **kwargs)
+        response = upload(visitor, content, address=next(addresses), **kwargs)
         body = text_of(response.get_data(as_text=True))
         assert response.status_code == status, body[:500]
         for word in words:
@@ -369,14 +366,10 @@ def test_a_real_flask_import_opens_the_record_in_a_new_servers_database(app, tmp
                           timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     code = re.search(r"as table ([A-Z]{4})", done.stdout).group(1)
-    server = make_app(env["DATABASE_URL"], fresh)
-    try:
+    with app_on(env["DATABASE_URL"], fresh) as server:
         assert public_lines(server, code) == public_lines(app, table.code)
         with server.app_context():
             moves = len(replaying.moves_of(read.find(code)))
             db.session.remove()
         end = page(server.test_client(), f"/t/{code}/replay?step={moves}")
         assert "The game is over." in end
-    finally:
-        with server.app_context():
-            db.engine.dispose()

@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 import requests
 
-from companion.extensions import db
 from companion.web.screens import NOT_SEATED
 from companion.web.stream_limits import RETRY_SECONDS, TOO_MANY_HERE
 from tests.support.api import Api
-from tests.support.app import LiveServer, make_app
+from tests.support.app import LiveServer
 from tests.support.streams import Stream
 
 # The messages are translated where they are shown; these tests read the English text.
@@ -20,14 +19,11 @@ CAP = 2
 
 
 @pytest.fixture
-def capped(database_url, tmp_path):
-    """The app on a real HTTP server, its limits on, an address holding two streams."""
-    app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True, STREAMS_PER_ADDRESS=CAP)
-    server = LiveServer(app).start()
+def capped(app_with):
+    """The app on a real HTTP server, an address holding two streams."""
+    server = LiveServer(app_with(STREAMS_PER_ADDRESS=CAP)).start()
     yield server
     server.stop()
-    with app.app_context():
-        db.engine.dispose()
 
 
 def test_an_address_over_its_cap_is_told_so_and_when_to_try_again(capped):

@@ -7,18 +7,13 @@ import re
 import pytest
 
 from companion.games import GAMES
-from tests.support.pages import page
+from tests.support.pages import page, text_of
 from tests.support.screens import new_table, post, seat
-
-
-def visible_text(html: str) -> str:
-    html = re.sub(r"<(script|style|textarea)[^>]*>.*?</\1>", " ", html, flags=re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
 @pytest.mark.parametrize("game", [game for game in GAMES if game != "guess-number"])
 def test_the_options_forms_say_values_and_defaults_in_words(client, game):
-    text = visible_text(page(client, f"/new/{game}"))
+    text = text_of(page(client, f"/new/{game}"))
     assert not re.search(r"\b(True|False|None)\b", text), text
     for raw in ("by-hand", "fan-tan", "big-top", "copies_per_value", "_"):
         assert raw not in text, raw
