@@ -50,6 +50,15 @@ def production_server(tmp_path_factory):
         yield server
 
 
+@pytest.fixture(scope="module")
+def unlimited_production_server(tmp_path_factory):
+    """The production server with its rate limits lifted, for a module that makes tables
+    faster than one address may (it says why)."""
+    folder = tmp_path_factory.mktemp("production")
+    with own_database(folder) as url, served_in_production(url, folder, limits=False) as server:
+        yield server
+
+
 @pytest.fixture
 def new_phone(browser):
     contexts = []

@@ -30,10 +30,12 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def production_site(production_server):
+def production_site(unlimited_production_server):
     """The production server (gunicorn, gevent workers) at the LAN name, with no table yet:
-    the screens that moves reach live are looked at where production serves them."""
-    server = production_server
+    the screens that moves reach live are looked at where production serves them. Its
+    limits are lifted: the gallery makes a table of every game, each with its phones
+    joining, in seconds from one address, more joins than a minute allows it."""
+    server = unlimited_production_server
     return Site(server.url, server.local_url, server.app)
 
 
@@ -408,14 +410,14 @@ def test_the_theme_follows_the_phone(site, new_phone):
     assert luminance(light[0]) > 200 > 60 > luminance(dark[0])
 
 
-def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(production_server, new_phone):
+def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(production_site, new_phone):
     """Cat waits while Ann plays: each move swaps Cat's panel; nothing on Cat's screen
     moves (Cumulative Layout Shift 0 outside her own taps) and her scroll position stays."""
-    table = Api(production_server.local_url).table()
+    table = Api(production_site.local_url).table()
     cat = new_phone(**PHONE)
     cat.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Cat"],
-                              "url": production_server.url}])
-    cat.goto(f"{production_server.url}/t/{table.code}")
+                              "url": production_site.url}])
+    cat.goto(f"{production_site.url}/t/{table.code}")
     expect(cat.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
     cat.evaluate("""() => { window.__shift = 0;
       const add = (entries) => { for (const e of entries) if (!e.hadRecentInput) """

@@ -49,13 +49,16 @@ class ProductionServer:
 
 
 @contextmanager
-def served_in_production(database_url: str, folder: Path):
+def served_in_production(database_url: str, folder: Path, limits: bool = True):
     """The production server (gunicorn with its gevent workers, tests/support/servers.py)
     on `database_url`, started, as phones on the table's Wi-Fi reach it: at the LAN name,
-    its join links and QR codes pointing there. Once stopped, its log must hold no error
-    (a request that failed on the server, unseen by the page that made it)."""
+    its join links and QR codes pointing there; its rate limits on, unless a test lifts
+    them (and says why). Once stopped, its log must hold no error (a request that failed
+    on the server, unseen by the page that made it)."""
     app = make_app(database_url, folder)
     process = ServerProcess(database_url, folder)
+    if not limits:
+        process.env["COMPANION_RATELIMIT"] = "off"
     url = f"http://{LAN_NAME}:{process.port}"
     process.env["COMPANION_PUBLIC_URL"] = url
     app.config["PUBLIC_URL"] = url
