@@ -35,6 +35,10 @@ def other_options(engine: Game) -> dict:
             chosen[name] = not defaults[name]
         elif "enum" in schema:
             chosen[name] = next(v for v in schema["enum"] if v != defaults[name])
+        elif any("enum" in kind for kind in schema.get("anyOf", [])):
+            # A choice that may be left empty (a score sheet's bids): its first value.
+            values = next(kind["enum"] for kind in schema["anyOf"] if "enum" in kind)
+            chosen[name] = next(v for v in values if v != defaults[name])
     return chosen
 
 

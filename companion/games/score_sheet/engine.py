@@ -12,8 +12,8 @@ from typing import Any, cast
 
 from ..engine import HOST, Game, IllegalAction, Note, NotYourTurn, Result, StrictModel
 from ..messages import Listed, Message, Param, Player, listed, message
-from . import sheet, standings
-from .models import Correct, End, Enter, EnterRound
+from . import bids, sheet, standings
+from .models import Bid, Correct, End, Enter, EnterRound
 from .models import Options as ScoreSheetOptions
 from .state import ScoreSheetState, Scores, SheetOptions
 
@@ -34,9 +34,9 @@ class ScoreSheet(Game[ScoreSheetState]):
     max_players = 20
     Options = ScoreSheetOptions
     secrets_called = "score entry"
-    secret_actions = frozenset({"enter"})
+    secret_actions = frozenset({"enter", "bid"})
     host_actions = frozenset({"end", "enter_round"})
-    host_or_player_actions = frozenset({"enter", "correct"})
+    host_or_player_actions = frozenset({"enter", "bid", "correct"})
     saved_by = "name"  # a sheet's settings are kept under its game's name
     keeps_totals = True
 
@@ -64,6 +64,8 @@ class ScoreSheet(Game[ScoreSheetState]):
     def waiting_for(self, state: ScoreSheetState) -> list[int]:
         if state["finished"] or sheet.options(state)["entry"] == "scorer":
             return []
+        if bids.rule(state):
+            return bids.waiting(state)
         return [p for p in state["players"] if str(p) not in state["open"]]
 
     def host_names_anyone(self, state: ScoreSheetState, action: StrictModel) -> bool:
@@ -76,8 +78,9 @@ class ScoreSheet(Game[ScoreSheetState]):
                 or (sheet.options(state)["rounds"] is None and bool(state["closed"])))
 
     def _bounds(self, state: ScoreSheetState) -> dict[str, int]:
-        lowest = -1_000_000 if sheet.options(state)["negative"] else 0
-        return {"min": lowest, "max": 1_000_000}
+        # A sheet of bids computes scores below 0 itself.
+        below = sheet.options(state)["negative"] or bids.rule(state) is not None
+        return {"min": -1_000_000 if below else 0, "max": 1_000_000}
 
     def actions(self, state: ScoreSheetState, player: int | None) -> list[dict[str, Any]]:
         if state["finished"]:
@@ -89,11 +92,14 @@ class ScoreSheet(Game[ScoreSheetState]):
         offered: list[dict[str, Any]] = []
         if player is HOST:
             entered = [int(p) for p in state["open"]]
-            if options["entry"] == "scorer":
+            if bids.rule(state):
+                offered.append(bids.offered(state, HOST))
+            elif options["entry"] == "scorer":
                 offered.append({"type": "enter_round", **shape, "players": [
                     p for p in state["players"] if p not in entered]})
-            offered.append({"type": "enter", **shape, "players": state["players"],
-                            "entered": entered})
+            if not bids.rule(state):
+                offered.append({"type": "enter", **shape, "players": state["players"],
+                                "entered": entered})
             if closed:
                 offered.append({"type": "correct", "rounds": closed,
                                 "players": state["players"],
@@ -103,7 +109,9 @@ class ScoreSheet(Game[ScoreSheetState]):
             return offered
         if player not in state["players"]:
             return []
-        if options["entry"] == "players":
+        if options["entry"] == "players" and bids.rule(state):
+            offered.append(bids.offered(state, player))
+        elif options["entry"] == "players":
             offered.append({"type": "enter", **shape,
                             "entry": state["open"].get(str(player))})
         if closed:
@@ -117,7 +125,7 @@ class ScoreSheet(Game[ScoreSheetState]):
         if state["finished"]:
             raise IllegalAction(message("The game is over."))
         if player is HOST:
-            if isinstance(action, (Enter, Correct)) and action.player is None:
+            if isinstance(action, (Enter, Bid, Correct)) and action.player is None:
                 raise IllegalAction(message("Say which player's scores these are."))
             return
         if player not in state["players"]:
@@ -126,7 +134,7 @@ class ScoreSheet(Game[ScoreSheetState]):
             raise NotYourTurn(message("Only the host can end the game."))
         if isinstance(action, EnterRound):
             raise NotYourTurn(message("Only the host can do that."))
-        if isinstance(action, Enter):
+        if isinstance(action, (Enter, Bid)):
             if sheet.options(state)["entry"] == "scorer":
                 raise NotYourTurn(message("The host enters the scores at this table."))
             if action.player is not None and action.player != player:
@@ -135,7 +143,7 @@ class ScoreSheet(Game[ScoreSheetState]):
             raise NotYourTurn(message("Only the host can correct another player's scores."))
 
     def _check_value(self, state: ScoreSheetState, value: int) -> None:
-        if value < 0 and not sheet.options(state)["negative"]:
+        if value < 0 and self._bounds(state)["min"] == 0:
             raise IllegalAction(message("Scores below 0 are not allowed on this sheet."))
 
     def _at_table(self, state: ScoreSheetState, player: int | None) -> int:
@@ -151,6 +159,14 @@ class ScoreSheet(Game[ScoreSheetState]):
         if action.round != number:
             raise IllegalAction(message("Round %(round)s is not open: round %(open)s is.",
                                         round=action.round, open=number))
+        if bids.rule(state):
+            notes = bids.enter_tricks(state, target, action)
+            if bids.ready(state):
+                bids.close(state)
+                notes += self._close(state)
+            return notes
+        if action.scores is None:
+            raise IllegalAction(message("Enter the round's scores."))
         categories = sheet.options(state)["categories"]
         for category in action.scores:
             if category not in categories:
@@ -171,7 +187,7 @@ class ScoreSheet(Game[ScoreSheetState]):
 
     def _enter_round(self, state: ScoreSheetState, actor: int | None, action: EnterRound,
                      rng: random.Random) -> list[Note]:
-        if sheet.options(state)["entry"] != "scorer":
+        if sheet.options(state)["entry"] != "scorer" or bids.rule(state):
             raise IllegalAction(message("Only a scorer enters a whole round at once: "
                                         "enter each player's row."))
         players = [row.player for row in action.rows]
@@ -221,7 +237,7 @@ class ScoreSheet(Game[ScoreSheetState]):
         round_totals = listed((message("%(player)s %(total)s", player=Player(p),
                                        total=sheet.row_total(state["closed"][-1][str(p)]))
                                for p in state["players"]), tally=True)
-        if sheet.options(state)["secret"]:
+        if sheet.options(state)["secret"] and not bids.rule(state):
             notes = [Note(message("Round %(round)s revealed: %(totals)s.", round=number,
                                   totals=round_totals), reveal=True)]
         else:
@@ -279,12 +295,25 @@ class ScoreSheet(Game[ScoreSheetState]):
         return [self._finish(state, message("The host ended the game after round "
                                             "%(round)s.", round=len(state["closed"])))]
 
-    moves = {Enter: _enter, EnterRound: _enter_round, Correct: _correct, End: _end}
+    def _bid(self, state: ScoreSheetState, actor: int | None, action: Bid,
+             rng: random.Random) -> list[Note]:
+        if not bids.rule(state):
+            raise IllegalAction(message("This sheet takes no bids."))
+        target = self._at_table(state, actor if actor is not HOST else action.player)
+        return bids.place_bid(state, actor, target, action)
+
+    moves = {Enter: _enter, EnterRound: _enter_round, Bid: _bid, Correct: _correct,
+             End: _end}
 
     def preview(self, state: ScoreSheetState, player: int | None,
                 action: StrictModel) -> Message | None:
         # The log lines of the last entry of a secret round would show the others'.
-        if isinstance(action, Enter):
+        if isinstance(action, Bid):
+            return message("Your bid for round %(round)s: %(bid)s.", round=action.round,
+                           bid=action.bid)
+        if isinstance(action, Enter) and action.scores is None:
+            return None
+        if isinstance(action, Enter) and action.scores is not None:
             return message("Your entry for round %(round)s: %(total)s.",
                            round=action.round, total=sum(action.scores.values()))
         return None
@@ -294,7 +323,7 @@ class ScoreSheet(Game[ScoreSheetState]):
         ten times the largest entry of its category (a slip of the keypad, "44" for "4")."""
         rows: list[tuple[int | None, Scores]]
         if isinstance(action, Enter):
-            rows = [(action.player, action.scores)]
+            rows = [(action.player, action.scores or {})]
         elif isinstance(action, EnterRound):
             rows = [(row.player, row.scores) for row in action.rows]
         elif isinstance(action, Correct):
@@ -327,7 +356,12 @@ class ScoreSheet(Game[ScoreSheetState]):
                 {"round": index + 1, "scores": scores, "total": sheet.row_total(scores)}
                 for index, scores in enumerate(sheet.closed_rows(state, player))]
             entry = state["open"].get(str(player))
-            if shown_open and entry is not None:
+            if bids.rule(state):
+                for row, played in zip(rows, bids.closed_rows(state, player)):
+                    row.update(played)
+                open_row = bids.open_row(state, player)
+                rows += [open_row] if open_row else []
+            elif shown_open and entry is not None:
                 rows.append({"round": number, "scores": entry,
                              "total": sheet.row_total(entry), "open": True})
             seats.append({"player": player, "rows": rows, "total": sheet.total(state, player)})
@@ -340,10 +374,12 @@ class ScoreSheet(Game[ScoreSheetState]):
             "closed": len(state["closed"]),
             "entered": [p for p in state["players"] if str(p) in state["open"]],
             "leaders": sheet.leaders(state) if state["closed"] else [],
-            "seats": seats}
+            "seats": seats, "dealer": bids.dealer(state), **bids.public_part(state)}
         private: dict[str, Any] | None = None
         if viewer is not None and viewer in state["players"]:
             private = {"entry": state["open"].get(str(viewer))}
+            if bids.rule(state):
+                private["bid"] = bids.own_bid(state, viewer)
         return public, private
 
     def result(self, state: ScoreSheetState) -> Result | None:
@@ -360,7 +396,7 @@ class ScoreSheet(Game[ScoreSheetState]):
         round's; the seats' totals stay whole."""
         rounds: set[int] = set()
         for action in actions:
-            if action.get("type") in ("enter", "enter_round", "correct"):
+            if action.get("type") in ("enter", "enter_round", "bid", "correct"):
                 rounds.add(action["round"])
             elif action.get("type") != "end":
                 return None
@@ -370,9 +406,13 @@ class ScoreSheet(Game[ScoreSheetState]):
         return dict(public, seats=seats)
 
     def keeps_secrets(self, state: ScoreSheetState) -> bool:
+        if bids.rule(state):
+            return bool(bids.secrets(state))
         return sheet.options(state)["secret"] and not state["finished"]
 
     def secrets(self, state: ScoreSheetState) -> dict[int, list[Any]]:
+        if bids.rule(state):
+            return bids.secrets(state)
         if not sheet.options(state)["secret"] or state["finished"]:
             return {}
         return {int(p): [{"entry": scores}] for p, scores in state["open"].items()}
@@ -387,7 +427,7 @@ class ScoreSheet(Game[ScoreSheetState]):
         number = rng.randint(1, len(state["closed"]))
         category = rng.choice(sheet.options(state)["categories"])
         old = state["closed"][number - 1][str(player)][category]
-        floor = -1_000_000 if sheet.options(state)["negative"] else 0
+        floor = self._bounds(state)["min"]
         value = old + rng.choice([-2, -1, 1, 2])
         if value < floor:
             value = old + 1
@@ -408,6 +448,9 @@ class ScoreSheet(Game[ScoreSheetState]):
                 return {"type": "end"}
             if state["closed"] and rng.random() < 0.1:
                 return self._correction(state, rng.choice(state["players"]), rng)
+            if bids.rule(state):
+                named = rng.choice(bids.waiting(state))
+                return {**bids.bot_move(state, named, rng), "player": named}
             waiting = [p for p in state["players"] if str(p) not in state["open"]]
             return {"type": "enter", "round": number, "player": rng.choice(waiting),
                     "scores": self._sane_scores(state, rng)}
@@ -415,4 +458,6 @@ class ScoreSheet(Game[ScoreSheetState]):
             return None
         if state["closed"] and rng.random() < 0.1:
             return self._correction(state, player, rng)
+        if bids.rule(state):
+            return bids.bot_move(state, player, rng)
         return {"type": "enter", "round": number, "scores": self._sane_scores(state, rng)}

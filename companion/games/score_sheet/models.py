@@ -24,6 +24,8 @@ GameName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
                                             max_length=40, pattern=PRINTABLE)]
 Round = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
 EntryBy = Literal["players", "scorer"]
+BidsRule = Literal["wizard", "oh_hell", "skull_king"]
+Tricks = Annotated[int, Field(ge=0, le=MAX_ROUNDS)]
 
 
 class ByCategory(StrictModel):
@@ -83,6 +85,17 @@ class Options(StrictModel):
         default_factory=list, max_length=MAX_CATEGORIES + 2, title="Tie-breaks",
         description="In order; after the last, a tie is shared.",
         json_schema_extra={"default_words": "none: a tie is shared"})
+    bids: Optional[BidsRule] = Field(
+        default=None, title="Bids and tricks",
+        description="A trick-taking game: round N deals N cards, each player bids, then "
+                    "enters the tricks taken, and the sheet computes the round's score.",
+        json_schema_extra={"default_words": "none",
+                           "labels": {"wizard": "Wizard", "oh_hell": "Oh Hell",
+                                      "skull_king": "Skull King"}})
+    dealer: bool = Field(
+        default=False, title="Dealer",
+        description="The sheet names who deals each round: the first player, then the next "
+                    "seat each round.")
 
     @model_validator(mode="after")
     def _consistent(self) -> "Options":
@@ -94,13 +107,30 @@ class Options(StrictModel):
         kinds = [(t.by, getattr(t, "category", None)) for t in self.tiebreaks]
         if len(set(kinds)) != len(kinds):
             raise ValueError("each tie-break can be used only once")
+        if self.bids is not None and len(self.categories) != 1:
+            raise ValueError("a sheet of bids and tricks has one category")
         return self
 
 
 class Enter(StrictModel):
+    """A row for the open round: its scores, or on a sheet of bids the tricks taken (and
+    Skull King's bonus), from which the sheet computes the score."""
+
     type: Literal["enter"]
     round: Round
-    scores: dict[CategoryName, Entry] = Field(min_length=1, max_length=MAX_CATEGORIES)
+    scores: Optional[dict[CategoryName, Entry]] = Field(
+        default=None, min_length=1, max_length=MAX_CATEGORIES)
+    tricks: Optional[Tricks] = None
+    bonus: Optional[Entry] = None
+    player: Optional[PlayerId] = None
+
+
+class Bid(StrictModel):
+    """A player's bid for the open round, on a sheet of bids and tricks."""
+
+    type: Literal["bid"]
+    round: Round
+    bid: Tricks = Field(json_schema_extra={"asks": "Enter how many tricks you bid."})
     player: Optional[PlayerId] = None
 
 

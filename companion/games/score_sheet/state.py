@@ -5,9 +5,9 @@ A player's id is a key of a round's entries as JSON keeps every key: a string
 """
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
-from .models import EntryBy
+from .models import BidsRule, EntryBy
 
 PlayerKey = str
 """A player's id as a JSON key: str(player)."""
@@ -49,6 +49,18 @@ class SheetOptions(TypedDict):
     entry: EntryBy
     secret: bool
     tiebreaks: list[TieBreak]
+    # Absent from the options of a sheet stored before there were bids or a dealer.
+    bids: NotRequired[BidsRule | None]
+    dealer: NotRequired[bool]
+
+
+class Played(TypedDict):
+    """One player's bid and tricks in a round of a sheet of bids; `tricks` and `bonus`
+    are absent until the player has entered them."""
+
+    bid: int
+    tricks: NotRequired[int]
+    bonus: NotRequired[int]
 
 
 class ScoreSheetState(TypedDict):
@@ -57,3 +69,7 @@ class ScoreSheetState(TypedDict):
     closed: list[RoundEntries]
     open: RoundEntries
     finished: bool
+    # A sheet of bids: the open round's bids and tricks, and each closed round's, by player
+    # (absent from a sheet without bids).
+    bidding: NotRequired[dict[PlayerKey, Played]]
+    played: NotRequired[list[dict[PlayerKey, Played]]]
