@@ -80,6 +80,7 @@ SCORE_SHEET_REFUSALS = (
     lazy_gettext("each category can be named only once"),
     lazy_gettext("a tie-break names a category the sheet does not have"),
     lazy_gettext("each tie-break can be used only once"),
+    lazy_gettext("a sheet of bids and tricks has one category"),
 )
 
 
