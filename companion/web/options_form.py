@@ -54,7 +54,10 @@ class Field:
         return self.value != self.default
 
     def label(self, choice: Any) -> str:
-        """A value as the host reads it: "By hand", not "by-hand"."""
+        """A value as the host reads it: "By hand", not "by-hand"; none, for an option
+        that may be left empty, in its default words."""
+        if choice is None:
+            return self.default_words or gettext("none")
         return self.labels.get(str(choice)) or str(choice).replace("-", " ").capitalize()
 
     @property
@@ -115,6 +118,9 @@ def _kind(schema: dict) -> tuple[str, list | None]:
         return "number", None
     if "enum" in schema:
         return "select", schema["enum"]
+    optional_choices = _optional_choice(schema)
+    if optional_choices is not None:
+        return "select", [None, *optional_choices]
     if schema.get("type") == "string":
         return "text", None
     items = schema.get("items", {})
@@ -133,6 +139,15 @@ def _optional_number(schema: dict) -> dict | None:
     numbers = [kind for kind in kinds if kind.get("type") == "integer"]
     if len(kinds) == 2 and len(numbers) == 1 and {"type": "null"} in kinds:
         return numbers[0]
+    return None
+
+
+def _optional_choice(schema: dict) -> list | None:
+    """The values of an option that is one of a few values or none (a sheet's bids)."""
+    kinds = schema.get("anyOf", [])
+    choices = [kind["enum"] for kind in kinds if "enum" in kind]
+    if len(kinds) == 2 and len(choices) == 1 and {"type": "null"} in kinds:
+        return list(choices[0])
     return None
 
 
@@ -202,6 +217,8 @@ def read(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
             value = _lines(form.get(field.name, ""), field)
         elif field.kind == "rows":
             value = _rows(form, field, engine.Options.model_json_schema())
+        elif field.kind == "select" and None in (field.choices or []):
+            value = form.get(field.name) or None
         else:
             value = form.get(field.name)
         if value != field.default or field.required:
