@@ -196,7 +196,7 @@ def test_bad_bids_and_tricks_are_refused_and_change_nothing():
     assert "own" in refused(state, ANN, NotYourTurn, type="bid", round=1, bid=0, player=BEN)
     bid(state, ANN, 1, 1)
     bid(state, BEN, 1, 0)
-    assert "0 to 1 tricks" in refused(state, ANN, type="enter", round=1, tricks=2)
+    assert "tricks taken are from 0 to 1" in refused(state, ANN, type="enter", round=1, tricks=2)
     assert "Only Skull King" in refused(state, ANN, type="enter", round=1, tricks=1, bonus=10)
     assert "computes the score" in refused(state, ANN, type="enter", round=1,
                                            scores={"Points": 40})

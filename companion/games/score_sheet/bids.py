@@ -105,8 +105,8 @@ def place_bid(state: ScoreSheetState, actor: int | None, target: int,
         raise IllegalAction(message("Every player has bid: the bids of round %(round)s "
                                     "no longer change.", round=number))
     if action.bid > number:
-        raise IllegalAction(message("Round %(round)s deals %(cards)s cards: bid from 0 to "
-                                    "%(cards)s.", round=number, cards=number))
+        raise IllegalAction(message("In round %(round)s a bid is from 0 to %(most)s.",
+                                    round=number, most=number))
     again = str(target) in bidding(state)
     state.setdefault("bidding", {})[str(target)] = {"bid": action.bid}
     who = Player(target)
@@ -146,8 +146,8 @@ def enter_tricks(state: ScoreSheetState, target: int, action: Enter) -> list[Not
     if action.tricks is None:
         raise IllegalAction(message("Enter how many tricks you took."))
     if action.tricks > number:
-        raise IllegalAction(message("Round %(round)s deals %(cards)s cards: enter from 0 to "
-                                    "%(cards)s tricks.", round=number, cards=number))
+        raise IllegalAction(message("In round %(round)s the tricks taken are from 0 to "
+                                    "%(most)s.", round=number, most=number))
     if action.bonus is not None and bids != "skull_king":
         raise IllegalAction(message("Only Skull King scores a bonus."))
     bonus = action.bonus or 0
