@@ -183,3 +183,33 @@ def test_every_screen_of_a_game_reads_only_messages(pseudo_app, game):
     reading.read_api()
     assert not reading.found, f"{game}: English left on a screen:\n" + "\n".join(
         f"{line!r} on {where}" for line, where in reading.found.items())
+
+
+def test_every_screen_of_a_sheet_of_secret_bids_reads_only_messages(pseudo_app):
+    """A Wizard sheet with secret bids and the dealer, read after every move: the bid and
+    tricks forms, the secret bid, "Bids revealed", tricks that do not add up, the end."""
+    options = {"name": "Wizard", "bids": "wizard", "secret": True, "dealer": True,
+               "rounds": 2}
+    table = Api(client=pseudo_app.test_client()).table("score-sheet", PLAYERS, seed=11,
+                                                       options=options)
+    reading = Reading(pseudo_app, table)
+    reading.options()
+    ann, ben, cat = (table.tokens[name] for name in PLAYERS)
+    moves = [(ann, {"type": "bid", "round": 1, "bid": 1}),
+             (ben, {"type": "bid", "round": 1, "bid": 0}),
+             (cat, {"type": "bid", "round": 1, "bid": 0}),
+             (ann, {"type": "enter", "round": 1, "tricks": 1}),
+             (ben, {"type": "enter", "round": 1, "tricks": 1}),
+             (cat, {"type": "enter", "round": 1, "tricks": 0}),  # the tricks are off
+             (ben, {"type": "enter", "round": 1, "tricks": 0})]
+    for token, action in moves:
+        status, body = table.act(token, **action)
+        assert status == 200, body
+        reading.read_screens()
+    reading.read_refusal(ann, {"type": "bid", "round": 2, "bid": 5})
+    reading.read_refusal(ann, {"type": "enter", "round": 2, "tricks": 1})
+    table.finish()
+    reading.read_screens()
+    reading.read_api()
+    assert not reading.found, "English left on a sheet of bids:\n" + "\n".join(
+        f"{line!r} on {where}" for line, where in reading.found.items())
