@@ -29,7 +29,7 @@ from companion.games import GAMES, Game
 from companion.games.engine import HOST, IllegalAction, Note, State
 from companion.games.replay import action_rng, replay, setup_rng
 from tests.support.bots import actors
-from tests.support.players import other_options
+from tests.support.players import VARIANTS, other_options
 
 ALL_GAMES = sorted(GAMES)
 SEEDS = range(6)
@@ -78,9 +78,12 @@ class Played:
 def play(engine: Game, seed: int, cap: int = MOVE_CAP) -> Played:
     """A seeded game: each move is a random awaited player's bot move, applied as the
     platform applies it (parsed from JSON, with the action's own generator). Odd seeds
-    play the house rules and variants (every yes/no option and single choice turned)."""
+    play the house rules and variants (every yes/no option and single choice turned);
+    every third seed, a game's variants they do not reach (`VARIANTS`)."""
     players = player_ids(engine, seed)
     chosen = other_options(engine) if seed % 2 else {}
+    if seed % 3 == 2 and engine.id in VARIANTS:
+        chosen = VARIANTS[engine.id][seed // 3 % len(VARIANTS[engine.id])]
     options = engine.options_for(chosen, len(players)).model_dump(mode="json")
     state = engine.setup(players, engine.Options.model_validate(options), setup_rng(seed))
     played = Played(engine, players, options, seed, copy.deepcopy(state))

@@ -25,6 +25,15 @@ def player_counts(engine: Game) -> list[int]:
     return [engine.min_players, min(engine.max_players, engine.min_players + 1)]
 
 
+# Variants that turning every yes/no option and single choice does not reach, which the
+# suites play besides the defaults and `other_options`: a score sheet of secret bids on the
+# phones, and one of Skull King the host enters as the scorer.
+VARIANTS: dict[str, list[dict]] = {"score-sheet": [
+    {"name": "Wizard", "bids": "wizard", "secret": True, "dealer": True, "rounds": 4},
+    {"name": "Skull King", "bids": "skull_king", "entry": "scorer", "dealer": True,
+     "rounds": 4}]}
+
+
 def other_options(engine: Game) -> dict:
     """The other value of every yes/no option and single choice of a game (the house
     rules and variants: open banks, Fan Tan, casting by hand), for a second game."""
@@ -35,10 +44,6 @@ def other_options(engine: Game) -> dict:
             chosen[name] = not defaults[name]
         elif "enum" in schema:
             chosen[name] = next(v for v in schema["enum"] if v != defaults[name])
-        elif any("enum" in kind for kind in schema.get("anyOf", [])):
-            # A choice that may be left empty (a score sheet's bids): its first value.
-            values = next(kind["enum"] for kind in schema["anyOf"] if "enum" in kind)
-            chosen[name] = next(v for v in values if v != defaults[name])
     return chosen
 
 

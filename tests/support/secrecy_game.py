@@ -10,16 +10,18 @@ from companion.web.languages import SHIPPED
 from tests.support.bots import actors, choose_move
 from tests.support.clients import Client, clients_of, form_fields
 from tests.support.counts import COUNTS
-from tests.support.players import (big_seed, new_action_id, new_table, other_options,
-                                   player_counts)
+from tests.support.players import (VARIANTS, big_seed, new_action_id, new_table,
+                                   other_options, player_counts)
 from tests.support.referee import Referee
 from tests.support.secrecy_guard import Guard, history_items, log_items
 from tests.support.streams import Stream, version_of
 
 # The first game of each is played with the defaults but for its length: Big Top's rulebook
 # has three players deal twice each, and the second round of deals only repeats the
-# first's moves and checks (the second game, of four players, deals once each).
-FIRST_GAME_OPTIONS = {"big-top": {"deals_per_player": 1}}
+# first's moves and checks (the second game, of four players, deals once each). A score
+# sheet's first game is one of secret bids (its defaults keep no secret).
+FIRST_GAME_OPTIONS = {"big-top": {"deals_per_player": 1},
+                      "score-sheet": VARIANTS["score-sheet"][0]}
 MAX_MOVES = 1500    # a game longer than this is stuck
 HTML_EVERY = 20     # moves between looks at the screens (one phone's, and the host's)
 PREVIEWED = {"go-big", "big-money"}  # the games whose moves are confirmed on a preview
