@@ -44,7 +44,7 @@ def test_secret_bids_are_in_no_view_until_all_have_bid_then_tricks_score_the_rou
     assert status == 200, body
     assert body["events"][0]["summary"] == "Ann bid."
     status, body = table.act(table.host, type="bid", round=1, bid=0, player=table.ids["Ben"])
-    assert status == 403, body  # a secret bid comes from the player's own phone
+    assert status == 403, body  # Ben has a phone: his bid is his to make
     table.act(ben, type="bid", round=1, bid=0)
     for token in (None, table.host, ben, cat):
         seen = table.view(token)

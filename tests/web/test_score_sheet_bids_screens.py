@@ -119,3 +119,25 @@ def test_a_bids_sheet_with_two_categories_is_refused_on_the_form_in_words(host):
                                      "categories": "Points\nBonus"})
     assert response.status_code == 400
     assert "a sheet of bids and tricks has one category" in response.get_data(as_text=True)
+
+
+def test_a_secret_bid_of_a_player_without_a_phone_is_made_behind_the_cover(app):
+    from tests.support.api import Api
+    from tests.support.pages import revealed
+    from tests.support.screens import post
+
+    api = Api(client=app.test_client())
+    table = api.table(game="score-sheet", players=("Ann", "Ben"), start=False,
+                      options={"name": "Wizard", **WIZARD})
+    host = app.test_client()
+    host.set_cookie(f"companion_host_{table.code}", table.host)
+    post(host, f"/t/{table.code}/players/local", {"name": "Dan"}, f"/t/{table.code}/host")
+    dan = next(p["id"] for p in table.view()["players"] if p["name"] == "Dan")
+    assert api.call("POST", f"/tables/{table.code}/start", table.host, {"seed": 1})[0] == 200
+    screen = page(host, f"/t/{table.code}/host")
+    assert "Play for Dan (no phone)" in screen and 'name="bid"' not in screen
+    cover = page(host, f"/t/{table.code}/as/{dan}")
+    assert "Pass the device to Dan" in cover and 'name="bid"' not in cover
+    assert 'name="bid"' in revealed(host, f"/t/{table.code}/as/{dan}")
+    status, body = table.act(table.host, type="bid", round=1, bid=1, player=table.ids["Ann"])
+    assert status == 403, body  # Ann has a phone: her bid is hers to make
