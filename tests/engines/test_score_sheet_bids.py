@@ -232,8 +232,11 @@ def test_secret_bids_are_in_no_view_the_hosts_included_until_all_have_bid():
     state = new(players=(ANN, BEN, CAT), bids="wizard", secret=True)
     lines = bid(state, ANN, 1, 1) + bid(state, BEN, 1, 0)
     assert [str(n.text) for n in lines] == ["{name:1} bid.", "{name:2} bid."]
-    assert GAME.secrets(state) == {ANN: [{"bid": {"round": 1, "bid": 1}}],
-                                   BEN: [{"bid": {"round": 1, "bid": 0}}]}
+    assert GAME.secrets(state) == {
+        ANN: [{"bid": {"round": 1, "bid": 1}},
+              {"rows": [{"round": 1, "open": True, "bid": 1, "tricks": None, "bonus": 0}]}],
+        BEN: [{"bid": {"round": 1, "bid": 0}},
+              {"rows": [{"round": 1, "open": True, "bid": 0, "tricks": None, "bonus": 0}]}]}
     for viewer in (None, BEN, CAT):
         public, private = GAME.view(state, viewer)
         assert all(seat["rows"] == [] for seat in public["seats"])

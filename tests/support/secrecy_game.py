@@ -41,14 +41,20 @@ class Game:
     """One seeded game through the HTTP API, with every response checked. The second game
     of each has one more player, one of them without a phone (played from the host
     device), and the other value of every yes/no option and single choice (the variants
-    and house rules)."""
+    and house rules). A game of one of a game's `VARIANTS` (`variant`, its index) has three
+    players, one of them without a phone."""
 
-    def __init__(self, base: str, app, game_id: str, index: int, streams: list):
+    def __init__(self, base: str, app, game_id: str, index: int, streams: list,
+                 variant: int | None = None):
         self.engine = GAMES[game_id]
         self.seed = big_seed(game_id, index)
-        count = player_counts(self.engine)[index]
-        options = other_options(self.engine) if index else FIRST_GAME_OPTIONS.get(game_id, {})
-        self.table = new_table(base, game_id, count, self.seed, options=options, local=index)
+        if variant is None:
+            count, local = player_counts(self.engine)[index], index
+            options = (other_options(self.engine) if index
+                       else FIRST_GAME_OPTIONS.get(game_id, {}))
+        else:
+            count, local, options = 3, 1, VARIANTS[game_id][variant]
+        self.table = new_table(base, game_id, count, self.seed, options=options, local=local)
         self.names = dict(self.table.names)
         self.rng = random.Random(self.seed)
         self.referee = Referee(app, self.table.code)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.players import ALL_GAMES
+from tests.support.players import ALL_GAMES, VARIANTS
 from tests.support.secrecy_game import HTML_EVERY, Game
 
 # After every move: the move's answer, every stream's events, the public view and one
@@ -62,7 +62,23 @@ def test_no_secret_reaches_another_player_or_the_host_screen(game_id, index, unl
                                                             streams):
     """Limits lifted: a whole game played in seconds from one address, every viewer's
     screens and views asked for after every move."""
-    game = Game(unlimited_server.url, unlimited_server.app, game_id, index, streams)
+    play_checked(Game(unlimited_server.url, unlimited_server.app, game_id, index, streams))
+
+
+@pytest.mark.counts(games_played=1, moves_made=1, responses_checked=1)
+@pytest.mark.parametrize("game_id, variant", [(game_id, number)
+                                              for game_id, variants in VARIANTS.items()
+                                              for number in range(len(variants))])
+def test_no_secret_of_a_variant_reaches_another_player_or_the_host_screen(
+        game_id, variant, unlimited_server, streams):
+    """A game's variants the yes/no options and single choices do not reach (a score
+    sheet's secret bids), checked as above. Limits lifted, as above."""
+    play_checked(Game(unlimited_server.url, unlimited_server.app, game_id, 2 + variant,
+                      streams, variant=variant))
+
+
+def play_checked(game: Game) -> None:
+    """The game played to its end, every response checked as the module says."""
     game.now_showing()
     game.check_views()
     game.check_screens(everything=True)

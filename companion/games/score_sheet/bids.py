@@ -229,9 +229,13 @@ def own_bid(state: ScoreSheetState, player: int) -> dict[str, int] | None:
 
 
 def secrets(state: ScoreSheetState) -> dict[int, list[Any]]:
+    """Each secret bid as the player's own view holds it, and as the sheet's row will show
+    it once the bids are revealed."""
     if state["finished"] or bids_shown(state):
         return {}
-    return {int(p): [{"bid": own_bid(state, int(p))}] for p in bidding(state)}
+    return {int(p): [{"bid": own_bid(state, int(p))},
+                     {"rows": [{"round": hand(state), "open": True, **row_of(played)}]}]
+            for p, played in bidding(state).items()}
 
 
 # -- what a screen may do ------------------------------------------------------------------
