@@ -234,6 +234,27 @@ def test_axe_finds_nothing_serious_on_the_score_sheets_form_and_history(site, ax
     assert not found, "\n".join(found)
 
 
+def test_axe_finds_nothing_serious_on_a_sheet_of_bids(site, axe_context):
+    """A Wizard sheet of secret bids: a phone's bid form and its secret bid, the tricks form
+    with the tricks that do not add up, the host screen and the table display."""
+    table = Api(site.local_url).table("score-sheet", players=("Ann", "Ben"), options={
+        "name": "Wizard", "bids": "wizard", "secret": True, "dealer": True, "rounds": 2})
+    page = axe_context.new_page()
+    axe_context.add_cookies(site.cookies(table, table.tokens["Ann"]))
+    found = check(page, f"{site.url}/t/{table.code}", "bids phone, bid form")
+    assert table.act(table.tokens["Ann"], type="bid", round=1, bid=1)[0] == 200
+    found += check(page, f"{site.url}/t/{table.code}", "bids phone, a secret bid")
+    assert table.act(table.tokens["Ben"], type="bid", round=1, bid=1)[0] == 200
+    for name in ("Ann", "Ben"):
+        assert table.act(table.tokens[name], type="enter", round=1, tricks=1)[0] == 200
+    found += check(page, f"{site.url}/t/{table.code}", "bids phone, tricks off")
+    expect(page.locator(".tricks-off")).to_be_visible()
+    found += check(page, f"{site.url}/t/{table.code}/host", "bids host, tricks off", HOST)
+    found += check(page, f"{site.url}/d/{table.code}", "bids display, tricks off", TV)
+    page.close()
+    assert not found, "\n".join(found)
+
+
 # -- announcements and focus ------------------------------------------------------------
 
 def test_turn_changes_are_announced_to_screen_readers(live_server, new_phone):

@@ -190,10 +190,13 @@ def test_every_screen_of_a_sheet_of_secret_bids_reads_only_messages(pseudo_app):
     tricks forms, the secret bid, "Bids revealed", tricks that do not add up, the end."""
     options = {"name": "Wizard", "bids": "wizard", "secret": True, "dealer": True,
                "rounds": 2}
-    table = Api(client=pseudo_app.test_client()).table("score-sheet", PLAYERS, seed=11,
-                                                       options=options)
+    api = Api(client=pseudo_app.test_client())
+    table = api.table("score-sheet", PLAYERS, start=False, options=options)
     reading = Reading(pseudo_app, table)
     reading.options()
+    reading.read_screens()  # the lobby, its options in words
+    status, body = api.call("POST", f"/tables/{table.code}/start", table.host, {"seed": 11})
+    assert status == 200, body
     ann, ben, cat = (table.tokens[name] for name in PLAYERS)
     moves = [(ann, {"type": "bid", "round": 1, "bid": 1}),
              (ben, {"type": "bid", "round": 1, "bid": 0}),
