@@ -191,6 +191,9 @@ def test_bad_bids_and_tricks_are_refused_and_change_nothing():
     assert "0 to 1" in refused(state, ANN, type="bid", round=1, bid=2)
     assert "round 1 is" in refused(state, ANN, type="bid", round=2, bid=0)
     assert "takes no bids" in refused(new(), ANN, type="bid", round=1, bid=0)
+    assert "not tricks" in refused(new(), ANN, type="enter", round=1, tricks=1,
+                                   scores={"Points": 3})
+    assert "round's scores" in refused(new(), ANN, type="enter", round=1)
     with pytest.raises(pydantic.ValidationError):
         act(state, ANN, type="bid", round=1, bid=-1)
     assert "own" in refused(state, ANN, NotYourTurn, type="bid", round=1, bid=0, player=BEN)

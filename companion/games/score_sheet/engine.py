@@ -165,6 +165,8 @@ class ScoreSheet(Game[ScoreSheetState]):
                 bids.close(state)
                 notes += self._close(state)
             return notes
+        if action.tricks is not None or action.bonus is not None:
+            raise IllegalAction(message("This sheet takes scores, not tricks."))
         if action.scores is None:
             raise IllegalAction(message("Enter the round's scores."))
         categories = sheet.options(state)["categories"]
@@ -311,8 +313,6 @@ class ScoreSheet(Game[ScoreSheetState]):
         if isinstance(action, Bid):
             return message("Your bid for round %(round)s: %(bid)s.", round=action.round,
                            bid=action.bid)
-        if isinstance(action, Enter) and action.scores is None:
-            return None
         if isinstance(action, Enter) and action.scores is not None:
             return message("Your entry for round %(round)s: %(total)s.",
                            round=action.round, total=sum(action.scores.values()))
