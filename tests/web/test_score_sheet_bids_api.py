@@ -25,13 +25,14 @@ def test_the_openapi_document_describes_the_bids_the_dealer_and_the_bid_action(c
 
 
 def test_bad_bids_options_are_refused_with_a_clear_error(api):
-    for options in ({"name": "Wizard", "bids": "hearts"},
-                    {"name": "Wizard", "bids": "wizard", "categories": ["A", "B"]},
-                    {"name": "Wizard", "dealer": "yes"}):
+    for options, said in (({"name": "Wizard", "bids": "hearts"}, "wizard"),
+                          ({"name": "Wizard", "bids": "wizard", "categories": ["A", "B"]},
+                           "not valid"),
+                          ({"name": "Wizard", "dealer": "yes"}, "dealer")):
         status, body = api.call("POST", "/tables", json={"game": "score-sheet",
                                                          "options": options})
         assert status == 400, body
-        assert body["error"]["code"] == "bad_request" and body["error"]["message"]
+        assert body["error"]["code"] == "bad_request" and said in body["error"]["message"]
 
 
 def test_secret_bids_are_in_no_view_until_all_have_bid_then_tricks_score_the_round(api):
