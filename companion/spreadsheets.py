@@ -57,6 +57,10 @@ def sheet_rows(table: Snapshot) -> list[list[Any]]:
         if len(categories) > 1:
             rows.append([number + 1, gettext("Round total"),
                          *(entry["total"] for entry in entries)])
+        if public.get("bids"):  # a sheet of bids: each round's bids and tricks beside it
+            rows.append([number + 1, gettext("Tricks bid"), *(e["bid"] for e in entries)])
+            rows.append([number + 1, gettext("Tricks taken"),
+                         *(e["tricks"] for e in entries)])
     result = engine.result(table.state)
     standings = result.standings if result is not None else []
     places = {standing.player: standing.place for standing in standings}

@@ -85,3 +85,25 @@ def test_a_bids_sheet_plays_to_its_end_and_is_saved_with_its_bids(app, api):
     with app.app_context():
         saved = db.session.execute(db.select(SavedOptions)).scalar_one()
     assert saved.name == "Skull King" and saved.options["bids"] == "skull_king"
+
+
+def test_a_finished_sheet_of_bids_downloads_with_its_bids_and_tricks(client, api):
+    import csv
+    import io
+
+    table = api.table("score-sheet", players=("Ann", "Ben"),
+                      options={"name": "Oh Hell", "bids": "oh_hell", "rounds": 1})
+    ann, ben = table.tokens["Ann"], table.tokens["Ben"]
+    for token, value in ((ann, 1), (ben, 1)):
+        assert table.act(token, type="bid", round=1, bid=value)[0] == 200
+    for token, value in ((ann, 1), (ben, 0)):
+        assert table.act(token, type="enter", round=1, tricks=value)[0] == 200
+    response = client.get(f"/t/{table.code}/sheet.csv")
+    assert response.status_code == 200
+    assert list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig")))) == [
+        ["Round", "Category", "Ann", "Ben"],
+        ["1", "Points", "11", "0"],
+        ["1", "Tricks bid", "1", "1"],
+        ["1", "Tricks taken", "1", "0"],
+        ["Total", "", "11", "0"],
+        ["Place", "", "1", "2"]]
