@@ -141,3 +141,15 @@ def test_a_secret_bid_of_a_player_without_a_phone_is_made_behind_the_cover(app):
     assert 'name="bid"' in revealed(host, f"/t/{table.code}/as/{dan}")
     status, body = table.act(table.host, type="bid", round=1, bid=1, player=table.ids["Ann"])
     assert status == 403, body  # Ann has a phone: her bid is hers to make
+
+
+def test_a_finished_sheet_of_secret_bids_replays_each_bid_under_its_players_name(app):
+    sheet = Sheet(app, names=("Ann", "Ben"), bids="wizard", secret=True, rounds=1)
+    bid(sheet, "Ann", 1, 1)
+    bid(sheet, "Ben", 1, 0)
+    tricks(sheet, "Ann", 1, 1)
+    tricks(sheet, "Ben", 1, 0)
+    first = page(sheet.public, f"/t/{sheet.code}/replay?step=1")
+    assert "Ann's bid for round 1: <strong>1</strong>" in first
+    last = page(sheet.public, f"/t/{sheet.code}/replay?step=4")
+    assert "Ann won with the highest total, 30." in last
