@@ -93,3 +93,31 @@ def test_three_rounds_of_wizard_with_secret_bids_played_to_the_end_on_three_phon
     for name, phone in phones.items():
         assert not fits_a_phone(phone, name)
     screenshot(display, "score-sheet-bids-display-result")
+
+
+def test_the_bid_and_tricks_screens_fit_a_phone_in_every_language(live_server, new_phone):
+    """The longest words of the bids (German, Polish...) on a 360 px phone: the bid form
+    with a secret bid, then the tricks form with tricks that do not add up."""
+    from companion.web.languages import COOKIE, SHIPPED
+
+    api = Api(live_server.local_url, app=live_server.app)
+    table = api.table("score-sheet", players=("Ann", "Ben"), options={
+        "name": "Skull King", "bids": "skull_king", "secret": True, "dealer": True})
+    phones = {}
+    for language in SHIPPED:
+        phone = seat_phone(new_phone, live_server.url, table, "Ann")
+        phone.context.add_cookies([{"name": COOKIE, "value": language,
+                                    "url": live_server.url}])
+        phone.reload()
+        phones[language] = phone
+    assert table.act(table.tokens["Ann"], type="bid", round=1, bid=1)[0] == 200
+    problems = []
+    for language, phone in phones.items():
+        expect(phone.locator(".private")).to_be_visible(timeout=SOON)
+        problems += fits_a_phone(phone, f"{language}, a secret bid")
+    assert table.act(table.tokens["Ben"], type="bid", round=1, bid=0)[0] == 200
+    for language, phone in phones.items():
+        expect(phone.locator("input[name=bonus]")).to_be_visible(timeout=SOON)
+        problems += fits_a_phone(phone, f"{language}, the tricks form")
+    screenshot(phones["de"], "score-sheet-bids-phone-tricks-de")
+    assert not problems, "\n".join(problems)
