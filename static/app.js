@@ -352,8 +352,46 @@
     }
   });
 
+  // What a form held when its move was sent: the answer clears only that. The update
+  // pushed on the stream often arrives first, and what the player typed since is theirs.
+  var sentValues = new WeakMap();
+
+  function valueOf(field) {
+    return field.type === "checkbox" || field.type === "radio" ? field.checked : field.value;
+  }
+
+  function setValue(field, value) {
+    if (field.type === "checkbox" || field.type === "radio") {
+      field.checked = value;
+    } else {
+      field.value = value;
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (form && form.tagName === "FORM") {
+      sentValues.set(form, Array.prototype.map.call(form.elements, valueOf));
+    }
+  });
+
+  function clearSent(form) {
+    var sent = sentValues.get(form) || [];
+    var typedSince = [];
+    Array.prototype.forEach.call(form.elements, function (field, index) {
+      if (isEntry(field) && index < sent.length && valueOf(field) !== sent[index]) {
+        typedSince.push([field, valueOf(field)]);
+      }
+    });
+    form.reset();
+    typedSince.forEach(function (kept) {
+      setValue(kept[0], kept[1]);
+    });
+  }
+
   // An answered panel is dropped only when older (the same version may bring an error).
-  // A move that went through leaves its form empty, and the previews shown beside it.
+  // A move that went through leaves its form empty of what it sent, and the previews
+  // shown beside it go.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || target.id !== "panel") {
@@ -370,7 +408,7 @@
       resent = 0;
       busy("");
       if (form) {
-        form.reset();
+        clearSent(form);
         clearFilterOf(form);
       }
       target.querySelectorAll("[data-preview]").forEach(function (box) {
