@@ -86,7 +86,7 @@ class Event(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
     seq: Mapped[int] = mapped_column()
-    kind: Mapped[str] = mapped_column(String(8))  # "action" | "undo" | "rejoin"
+    kind: Mapped[str] = mapped_column(String(8))  # "action" | "undo" | "rejoin" | "end" | "pick"
     actor: Mapped[int | None] = mapped_column()  # a player id; None for the host
     actor_key: Mapped[str] = mapped_column(String(16))  # "host" or "p<id>": who sent it
     action: Mapped[dict[str, Any] | None] = mapped_column(JSON)

@@ -29,7 +29,7 @@ from .jsontext import to_json
 from . import store
 from .store.reads import CODE_LENGTH, CODE_LETTERS
 from .table.checks import field_problem
-from .table.notes import rejoin_notes
+from .table.notes import pick_notes, rejoin_notes
 from .transfer import (EventRecord, ImportRefused, PlayerRecord, TableRecord, insert,
                        record_names, refusal_reason, said)
 
@@ -79,7 +79,7 @@ class RecordPlayer(Shape):
 
 class RecordEntry(Shape):
     seq: int = Field(ge=1)
-    kind: Literal["action", "undo", "rejoin"]
+    kind: Literal["action", "undo", "rejoin", "pick"]
     player: Optional[int] = Field(default=None, ge=0, le=MAX_PLAYER_ID)
     action: Optional[dict[str, Any]] = None
     undoes: Optional[int] = None
@@ -186,11 +186,13 @@ def table_record(document: Any, name: str) -> TableRecord:
     created = created or finished or datetime.now(timezone.utc).replace(tzinfo=None)
     finished = finished or created
     local_of = {player.id: player.local for player in record.players}
+    engine = GAMES[record.game]
     events = []
     for version, entry in enumerate(record.log, start=1):
         notes = ([n.to_json() for n in lines.get(entry.seq, [])] if entry.kind == "action"
-                 else rejoin_notes(entry.notes, local_of)
-                 if entry.kind == "rejoin" else [])
+                 else rejoin_notes(entry.notes, local_of) if entry.kind == "rejoin"
+                 else pick_notes(entry.notes, set(local_of), engine.first_player_role)
+                 if entry.kind == "pick" else [])
         events.append(EventRecord(
             seq=entry.seq, kind=entry.kind, actor=entry.player if entry.kind != "rejoin" else None,
             actor_key=f"p{entry.player}" if entry.player is not None else "host",

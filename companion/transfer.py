@@ -66,6 +66,7 @@ TABLE_NUMBER = lazy_gettext("number %(number)s")  # a table of the file without 
 TABLE_DAMAGED = lazy_gettext("Table %(table)s in %(name)s: %(problem)s.")
 NOT_A_TIME = lazy_gettext("Table %(table)s: %(value)s is not a date and time.")
 NO_SUCH_GAME = lazy_gettext("Table %(table)s: this server has no game %(game)s.")
+LOBBY_KINDS = ("pick", "rejoin")
 LOBBY_WITH_LOG = lazy_gettext("Table %(table)s: a table in its lobby has no state or log.")
 NO_SEED = lazy_gettext("Table %(table)s: a started table needs its seed and state.")
 DOES_NOT_REPLAY = lazy_gettext("Table %(table)s: its log does not replay through the rules of "
@@ -117,7 +118,7 @@ class PlayerRecord(Record):
 
 class EventRecord(Record):
     seq: int = Field(ge=1)
-    kind: Literal["action", "undo", "rejoin", "end"]
+    kind: Literal["action", "undo", "rejoin", "end", "pick"]
     actor: Optional[int]
     actor_key: str = Field(max_length=16)
     action: Optional[dict[str, Any]]
@@ -292,7 +293,8 @@ def replayed_state(record: TableRecord) -> dict | None:
     if engine is None:
         raise ImportRefused(said(NO_SUCH_GAME, table=code, game=repr(record.game)))
     if record.status == "lobby":
-        if record.state is not None or record.events:
+        # A lobby's log holds lines (a random pick of who starts, a rejoin), no moves.
+        if record.state is not None or any(e.kind not in LOBBY_KINDS for e in record.events):
             raise ImportRefused(said(LOBBY_WITH_LOG, table=code))
         return None
     if record.seed is None or record.state is None:
