@@ -1,10 +1,11 @@
 """The result as text to paste: every game's finished table reads as one line of places,
 players and scores under the game's name and the day it ended, then the result's own
 sentence (the winner, a tie-break); a score sheet by its game's name; ties share a place;
-the date as the reader's region writes it, the words in the reader's language; on the
-phone, the host screen and the table display alike, in a field whose text is there without
-the script. A game's day is fixed by bringing its record in again with the dates of
-6 December 2026 (a record's dates are its own)."""
+the date as the reader's region writes it, the words in the reader's language (in a
+pseudo-translation no word of it is left outside a message); on the phone, the host screen
+and the table display alike, in a field whose text is there without the script. A game's
+day is fixed by bringing its record in again with the dates of 6 December 2026 (a
+record's dates are its own)."""
 from __future__ import annotations
 
 import re
@@ -14,9 +15,12 @@ import pytest
 
 from companion import record_import
 from companion.games import GAMES
+from companion.web.languages import COOKIE
 from tests.support.api import Api
 from tests.support.browser_tables import GAME_TABLES
+from tests.support.catalogs import extracted
 from tests.support.pages import HOSTILE_NAMES, inert
+from tests.support.pseudo import LANGUAGE, in_pseudo_language, list_words, unmarked
 from tests.support.screens import as_host, as_player
 
 FIELD = re.compile(r'<textarea id="result-text"([^>]*)>(.*?)</textarea>', re.S)
@@ -113,6 +117,24 @@ def test_the_date_as_the_readers_region_writes_it_and_the_words_in_their_languag
         "Accept-Language": language}).get_json()["result"]["explanation"]
     assert text_on(client, f"/d/{code}", language).split("\n") == [
         FIRST_LINES[language], explanation]
+
+
+def test_every_word_of_it_is_a_message_but_names_numbers_and_dates(app_with, tmp_path):
+    """Read in a pseudo-translation that marks every message, each game's text holds no
+    word outside a marker but the players' names: nothing in it stays English."""
+    (tmp_path / "extracted").mkdir()
+    pseudo = app_with(**in_pseudo_language(extracted(tmp_path / "extracted"),
+                                           tmp_path / "catalogs"))
+    left = {}
+    for game in ("go-big", "big-money", "big-top", "nothing-beats-a-large"):
+        options, players, _ = GAME_TABLES[game]
+        table = Api(client=pseudo.test_client()).table(game, players, options=options, seed=11)
+        table.finish()
+        reader = pseudo.test_client()
+        reader.set_cookie(COOKIE, LANGUAGE)
+        text = text_on(reader, f"/d/{table.code}")
+        left[game] = unmarked(text.split("\n"), [*players, *list_words()])
+    assert not any(left.values()), left
 
 
 def test_every_result_screen_shows_it_in_a_field_there_without_the_script(app):
