@@ -648,6 +648,71 @@
   document.addEventListener("input", figuresOf);
   document.addEventListener("change", figuresOf);
 
+  // -- The result as text to paste ---------------------------------------------------------
+  // Copy (data-copy="<the field's id>") copies the field's text through the clipboard API
+  // where the page may use it (HTTPS, localhost). Phones open the app over plain HTTP on the
+  // LAN, where the API is missing: there the text is selected and the browser's copy command
+  // copies it, and should that fail too, the text stays selected for the player to copy.
+  // What was done is said in data-copy-said's element, in the page's language. Share
+  // (data-share) opens the browser's share sheet and shows only where there is one. Both are
+  // hidden without the script (data-needs-script), which leaves the field's text to select.
+  function showResultTools() {
+    document.querySelectorAll("[data-copy]").forEach(function (button) {
+      var tools = button.closest("[data-needs-script]");
+      if (tools) {
+        tools.removeAttribute("hidden");
+      }
+    });
+    if (navigator.share) {
+      document.querySelectorAll("[data-share]").forEach(function (button) {
+        button.removeAttribute("hidden");
+      });
+    }
+  }
+
+  function sayCopied(button, which) {
+    var said = document.getElementById(button.getAttribute("data-copy-said"));
+    if (said) {
+      said.textContent = said.getAttribute("data-" + which) || "";
+    }
+  }
+
+  function selectAndCopy(field, button) {
+    field.focus();
+    field.select();
+    field.setSelectionRange(0, field.value.length); // (iOS selects nothing by select() alone)
+    var copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch (error) {
+      copied = false;
+    }
+    sayCopied(button, copied ? "copied" : "selected");
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy], [data-share]");
+    if (!button) {
+      return;
+    }
+    var copy = button.hasAttribute("data-copy");
+    var field = document.getElementById(button.getAttribute(copy ? "data-copy" : "data-share"));
+    if (!field) {
+      return;
+    }
+    if (!copy) {
+      navigator.share({text: field.value}).catch(function () {}); // closed without sharing
+    } else if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(field.value).then(function () {
+        sayCopied(button, "copied");
+      }, function () {
+        selectAndCopy(field, button);
+      });
+    } else {
+      selectAndCopy(field, button);
+    }
+  });
+
   // The table display follows the table to the next game the host starts with the same
   // players: when its panel comes to name the new table's display (it did not when the
   // page was opened: a finished game's result opened later stays), the page opens it.
@@ -665,6 +730,7 @@
   document.addEventListener("htmx:afterSettle", function () {
     followNextGame();
     filterLists();
+    showResultTools();
     updateFigures(document);
     markPreviewed();
     followTurn();
@@ -699,6 +765,7 @@
     keepEntries();
     followNextGame();
     filterLists();
+    showResultTools();
     updateFigures(document);
     settingUp();
     followTurn();

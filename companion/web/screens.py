@@ -18,7 +18,8 @@ from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..games import GAMES
 from ..snapshots import Snapshot
 from ..table import moves, read, seating
-from . import entry_checks, links, options_form, public_part
+from ..table.result_text import result_text
+from . import entry_checks, languages, links, options_form, public_part
 from .form_actions import form_action
 from .errors import error_answer
 from .lobby import set_cookie
@@ -86,6 +87,8 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
         "join_url": links.join_url(table.code) if table.status == "lobby" else None,
         "display_url": links.display_url(table.code) if screen == "host" else None,
         "chart": records.score_chart(table) if table.status == "finished" else None,
+        "result_text": (result_text(table, languages.regional())
+                        if table.status == "finished" else None),
         "catalogue": remembered_entries(table, view["actions"]),
         "settled_by_count": (options_form.settled_by_count(GAMES[table.game], table.options,
                                                            len(table.players))
