@@ -18,6 +18,7 @@ from companion.games import GAMES
 from companion.games.engine import mentions
 from companion.table import moves, read
 from tests.support.api import Api
+from tests.support.app import app_on, own_database
 from tests.support.screens import as_host, as_player
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -120,6 +121,26 @@ def test_the_play_dates_from_the_start_and_lasts_to_the_end(api, client):
     assert record["created_at"] <= record["started_at"] <= record["finished_at"]
     assert play["playDate"] == started_at.strftime("%Y-%m-%d %H:%M:%S")
     assert play["durationMin"] == round((finished_at - started_at).total_seconds() / 60)
+
+
+def test_the_same_play_after_the_history_moves_to_another_server(api, app, tmp_path):
+    """An export imported elsewhere: the same play id, date and length, so BG Stats sees
+    one play however often and wherever it is logged."""
+    table = api.table(options={"copies_per_value": 4})
+    table.finish()
+    play = bgstats(table)[1]
+    exported = tmp_path / "club.json"
+    assert app.test_cli_runner().invoke(args=["export", str(exported)]).exit_code == 0
+    folder = tmp_path / "other"
+    folder.mkdir()
+    with own_database(folder) as url, app_on(url, folder) as other:
+        result = other.test_cli_runner().invoke(args=["import", str(exported)])
+        assert result.exit_code == 0, result.output
+        moved = other.test_client().get(f"/api/v1/tables/{table.code}/bgstats").get_json()
+        moved_record = other.test_client().get(f"/t/{table.code}/record.json").get_json()
+    assert moved == play
+    record = app.test_client().get(f"/t/{table.code}/record.json").get_json()
+    assert moved_record["started_at"] == record["started_at"] != record["created_at"]
 
 
 def test_nothing_is_handed_on_before_the_end(api, app):
