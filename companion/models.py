@@ -44,6 +44,7 @@ class Table(Model):
     state: Mapped[dict[str, Any] | None] = deferred(mapped_column(JSON))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[float] = mapped_column(default=time.time, index=True)
+    started_at: Mapped[datetime | None] = mapped_column()  # when the game was dealt
     finished_at: Mapped[datetime | None] = mapped_column()
     # "Play again": the table the same players moved on to.
     next_code: Mapped[str | None] = mapped_column(String(8))

@@ -98,6 +98,7 @@ class RecordFile(Shape):
     log: list[RecordEntry] = Field(max_length=MOST_LOG_ENTRIES)
     result: Optional[dict[str, Any]] = None
     created_at: Optional[str] = Field(default=None, max_length=40)
+    started_at: Optional[str] = Field(default=None, max_length=40)
     finished_at: Optional[str] = Field(default=None, max_length=40)
 
 
@@ -185,6 +186,7 @@ def table_record(document: Any, name: str) -> TableRecord:
     finished = _time(record.finished_at or (record.log[-1].at if record.log else None), name)
     created = created or finished or datetime.now(timezone.utc).replace(tzinfo=None)
     finished = finished or created
+    started = _time(record.started_at, name)
     local_of = {player.id: player.local for player in record.players}
     engine = GAMES[record.game]
     events = []
@@ -206,6 +208,7 @@ def table_record(document: Any, name: str) -> TableRecord:
         first_player=record.order[0], version=len(events),
         moves=len(in_effect(record.log)), state=plain(state),
         created_at=created.isoformat(), updated_at=finished.timestamp(),
+        started_at=started.isoformat() if started else None,
         finished_at=finished.isoformat(), next_code=None,
         players=[PlayerRecord(id=p.id, seat=p.seat, name=p.name, name_key=p.name.casefold(),
                               token_hash=hash_token(new_token()),  # held by no phone

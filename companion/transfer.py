@@ -143,6 +143,7 @@ class TableRecord(Record):
     state: Optional[dict[str, Any]]
     created_at: str
     updated_at: float = Field(strict=False)
+    started_at: Optional[str] = None  # absent from a file made before it was kept
     finished_at: Optional[str]
     next_code: Optional[str] = Field(max_length=8)
     players: list[PlayerRecord]
@@ -185,7 +186,8 @@ def table_record(table: store.history.Whole) -> dict:
         "seed": row.seed, "status": row.status, "host_token_hash": row.host_token_hash,
         "first_player": row.first_player, "version": row.version, "moves": row.moves,
         "state": row.state, "created_at": _time(row.created_at),
-        "updated_at": row.updated_at, "finished_at": _time(row.finished_at),
+        "updated_at": row.updated_at, "started_at": _time(row.started_at),
+        "finished_at": _time(row.finished_at),
         "next_code": row.next_code,
         "players": [{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                      "token_hash": p.token_hash, "local": p.local,
@@ -467,6 +469,7 @@ def _new_table(record: TableRecord) -> store.NewTable:
                 "moves": record.moves, "state": record.state,
                 "created_at": _parse_time(record.created_at, code),
                 "updated_at": record.updated_at,
+                "started_at": _parse_time(record.started_at, code),
                 "finished_at": _parse_time(record.finished_at, code),
                 "next_code": record.next_code},
         seats=[{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,

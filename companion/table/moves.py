@@ -101,7 +101,7 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
             raise rules_refusal(exc) from None
         return Change(row={"status": "playing", "seed": seed, "first_player": order[0],
                            "options": options.model_dump(mode="json"), "state": state,
-                           "moves": 0}, events=events)
+                           "moves": 0, "started_at": utcnow()}, events=events)
 
     return store.write(table, begin).table
 
