@@ -1,11 +1,13 @@
 """The end of a game in Chromium: on a 360 x 740 phone, in every language, what a player does
 next (the next game's join button) is on the first screen; the table display shows the last
 event once and links the result's replay and downloads, with no control; a finished score
-sheet is named by its game and marks its winners and places, not who leads."""
+sheet is named by its game and marks its winners and places, not who leads; a phone downloads
+the picture of the result."""
 from __future__ import annotations
 
 import pytest
 import requests
+from PIL import Image
 from playwright.sync_api import expect
 
 from companion.auth import Viewer
@@ -80,7 +82,8 @@ def test_the_displays_result_links_the_replay_and_the_downloads(site, new_phone)
         result = tv.locator("#panel .result")
         expect(result).to_be_visible()
         links = {"Replay the game move by move": f"/t/{table.code}/replay",
-                 "Download the game's record": f"/t/{table.code}/record.json"}
+                 "Download the game's record": f"/t/{table.code}/record.json",
+                 "Download the picture": f"/t/{table.code}/result.png"}
         if game == "score-sheet":
             links["Download the sheet (CSV)"] = f"/t/{table.code}/sheet.csv"
         for name, path in links.items():
@@ -96,6 +99,30 @@ def test_the_displays_result_links_the_replay_and_the_downloads(site, new_phone)
         box = result.bounding_box()
         assert box["y"] + box["height"] <= TV["height"], f"{game}: the result runs off the TV"
     assert not errors, "\n".join(errors)
+
+
+def test_a_phone_downloads_the_picture_of_the_result(site, new_phone, tmp_path):
+    """From a phone's result, in a language per game: a PNG at least 1080 px wide, under
+    the name its link gives (the game's name and date)."""
+    for game, language in zip(GAME_TABLES, SHIPPED):
+        table = site.tables[game, "end"]
+        phone = new_phone(**PHONE)
+        errors = console_errors(phone)
+        phone.context.add_cookies([{"name": "companion_language", "value": language,
+                                    "url": site.url}, site.cookies(table, table.tokens["Ann"])[0]])
+        phone.goto(f"{site.url}/t/{table.code}")
+        link = phone.locator(".result a[href$='/result.png']")
+        expect(link).to_be_visible()
+        with phone.expect_download() as started:
+            link.click()
+        download = started.value
+        assert download.suggested_filename == link.get_attribute("download")
+        assert download.suggested_filename.endswith(f"-{table.code}.png")
+        saved = tmp_path / f"{game}.png"
+        download.save_as(saved)
+        with Image.open(saved) as picture:
+            assert picture.format == "PNG" and picture.width >= 1080, (game, picture.size)
+        assert not errors, "\n".join(errors)
 
 
 def test_a_finished_sheet_is_named_by_its_game_and_shows_places_not_leaders(live_server,
