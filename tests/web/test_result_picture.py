@@ -12,7 +12,8 @@ from PIL import Image, ImageDraw
 
 from companion.games import BUILT_IN
 from companion.result_picture import BOLD, REGULAR, draw, drawn_text, font
-from companion.table import read
+from companion.auth import Viewer
+from companion.table import moves, read
 from companion.web.languages import SHIPPED
 from companion.web.pictures import result_sheet
 from tests.support.api import Api
@@ -88,17 +89,21 @@ def test_the_picture_is_refused_before_the_end_and_for_an_unknown_table(app):
     api = Api(client=app.test_client())
     anyone = app.test_client()
     lobby = api.table(start=False)
-    playing = api.table()
+    playing, ended = api.table(), api.table()
     playing.play(3)
-    for table in (lobby, playing):
+    ended.play(3)
+    with app.app_context():
+        moves.end(read.find(ended.code), Viewer(is_host=True), None)
+    for table, english in ((lobby, "when the game is over"), (playing, "when the game is over"),
+                           (ended, "ended this table before the game was over")):
         for language in SHIPPED:
             response = anyone.get(f"/t/{table.code}/result.png",
                                   headers={"Accept-Language": language})
             assert response.status_code == 409 and response.mimetype == "text/html"
             assert response.headers["Content-Language"] == language
             said = text_of(response.get_data(as_text=True))
-            assert ("when the game is over" in said) == (language == "en"), (language, said)
-    assert playing.view()["status"] == "playing"
+            assert (english in said) == (language == "en"), (language, said)
+    assert playing.view()["status"] == "playing" and ended.view()["status"] == "ended"
     response = anyone.get("/t/ZZZZ/result.png")
     assert response.status_code == 404 and response.mimetype == "text/html"
 
