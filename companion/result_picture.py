@@ -75,6 +75,10 @@ def draw(sheet: ResultSheet) -> bytes:
     """The picture of `sheet`, as PNG."""
     width = WIDTH * SCALE
     blocks = list(_layout(sheet, width - 2 * MARGIN * SCALE))
+    wider = max(block.needed for block in blocks)
+    if wider > width - 2 * MARGIN * SCALE:  # standings too wide even in their smallest type
+        width = wider + 2 * MARGIN * SCALE
+        blocks = list(_layout(sheet, wider))
     height = sum(block.height for block in blocks) + 2 * MARGIN * SCALE
     image = Image.new("RGB", (width, height), PAPER)
     pen = ImageDraw.Draw(image)
@@ -92,6 +96,7 @@ class Block:
     """A part of the picture, the full width of the text, `height` tall."""
 
     height = 0
+    needed = 0  # the width it would need, when more than it was given
 
     def draw(self, pen: ImageDraw.ImageDraw, left: int, top: int) -> None:
         raise NotImplementedError
@@ -141,19 +146,24 @@ class Standings(Block):
     """The standings as a table: the place and the player at the left, the numbers at
     the right of their columns; the winners' rows bold on a band."""
 
-    SIZE = 26
+    SIZES = (26, 22, 18)  # the largest whose columns fit the width, else the picture widens
     ROW = 50
 
     def __init__(self, sheet: ResultSheet, width: int):
         self.sheet = sheet
-        self.regular, self.bold = font(REGULAR, self.SIZE), font(BOLD, self.SIZE)
-        self.heading = font(BOLD, self.SIZE - 4)
-        widths = [max(self.bold.getlength(row[column]) for row in [sheet.columns, *sheet.rows])
-                  for column in range(len(sheet.columns))]
         gap = 36 * SCALE
+        for size in self.SIZES:
+            self.regular, self.bold = font(REGULAR, size), font(BOLD, size)
+            self.heading = font(BOLD, size - 4)
+            widths = [max(self.bold.getlength(row[column])
+                          for row in [sheet.columns, *sheet.rows])
+                      for column in range(len(sheet.columns))]
+            needed = sum(widths) + gap * (len(widths) - 1)
+            if needed <= width:
+                break
+        self.needed = int(needed) + SCALE
         # The player's column takes what the others leave.
-        others = sum(widths) - widths[1] + gap * (len(widths) - 1)
-        widths[1] = max(widths[1], width - others)
+        widths[1] += max(0, width - needed)
         self.edges = [sum(widths[:column]) + gap * column for column in range(len(widths))]
         self.widths = widths
         self.height = self.ROW * SCALE * (len(sheet.rows) + 1)

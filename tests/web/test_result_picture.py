@@ -11,7 +11,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from companion.games import BUILT_IN
-from companion.result_picture import BOLD, REGULAR, draw, drawn_text, font
+from companion.plot import plot_of
+from companion.result_picture import BOLD, REGULAR, ResultSheet, draw, drawn_text, font
 from companion.auth import Viewer
 from companion.table import moves, read
 from companion.web.languages import SHIPPED
@@ -139,3 +140,28 @@ def test_every_result_screen_offers_the_picture_by_its_games_name_and_date(app):
         assert link.group(3) == "Download the picture"
         disposition = screens[screen].get(link.group(1)).headers["Content-Disposition"]
         assert f'filename="{link.group(2)}"' in disposition
+
+
+def sheet_of(columns: list[str], rows: list[list[str]]) -> ResultSheet:
+    series = {number: [0, number, 2 * number] for number in range(1, len(rows) + 1)}
+    return ResultSheet(title="Wingspan", date="6 December 2026", winners="Winner: P1",
+                       explanation="P1 wins.", columns=columns, rows=rows,
+                       first=[index == 0 for index in range(len(rows))], caption="Scores",
+                       legend={player: f"P{player}" for player in series}, scale=("6", "0"),
+                       plot=plot_of(series))
+
+
+def paper_at_the_right(png: bytes) -> bool:
+    """Whether the picture's right margin is bare: nothing drawn runs off its side."""
+    picture = Image.open(io.BytesIO(png)).convert("L")
+    margin = picture.crop((picture.width - 40, 0, picture.width, picture.height))
+    return margin.getextrema() == (255, 255)
+
+
+def test_standings_too_wide_for_the_picture_widen_it_and_nothing_is_cut():
+    usual = draw(sheet_of(["Place", "Player", "Total"], [["1", "Ann", "85"], ["2", "Ben", "81"]]))
+    assert Image.open(io.BytesIO(usual)).width == 1200 and paper_at_the_right(usual)
+    columns = ["Place", "Player", "Total", *(f"Category {n} (tie-break)" for n in range(5))]
+    wide = draw(sheet_of(columns, [["1", "Maximiliane von Hohenzollern-Sigmaringen", "85",
+                                    "1", "2", "3", "4", "5"]]))
+    assert Image.open(io.BytesIO(wide)).width > 1200 and paper_at_the_right(wide)
