@@ -3,13 +3,14 @@ next (the next game's join button) is on the first screen; the table display sho
 event once and links the result's replay and downloads, with no control that changes the
 table; a finished score sheet is named by its game and marks its winners and places, not
 who leads; the result's text is copied over plain HTTP, or left selected, and is there to
-select without the script."""
+select without the script; a phone downloads the picture of the result."""
 from __future__ import annotations
 
 import re
 
 import pytest
 import requests
+from PIL import Image
 from playwright.sync_api import expect
 
 from companion.auth import Viewer
@@ -85,7 +86,8 @@ def test_the_displays_result_links_the_replay_and_the_downloads(site, new_phone)
         result = tv.locator("#panel .result")
         expect(result).to_be_visible()
         links = {"Replay the game move by move": f"/t/{table.code}/replay",
-                 "Download the game's record": f"/t/{table.code}/record.json"}
+                 "Download the game's record": f"/t/{table.code}/record.json",
+                 "Download the picture": f"/t/{table.code}/result.png"}
         if game == "score-sheet":
             links["Download the sheet (CSV)"] = f"/t/{table.code}/sheet.csv"
         for name, path in links.items():
@@ -102,6 +104,30 @@ def test_the_displays_result_links_the_replay_and_the_downloads(site, new_phone)
         box = result.bounding_box()
         assert box["y"] + box["height"] <= TV["height"], f"{game}: the result runs off the TV"
     assert not errors, "\n".join(errors)
+
+
+def test_a_phone_downloads_the_picture_of_the_result(site, new_phone, tmp_path):
+    """From a phone's result, in a language per game: a PNG at least 1080 px wide, under
+    the name its link gives (the game's name and date)."""
+    for game, language in zip(GAME_TABLES, SHIPPED):
+        table = site.tables[game, "end"]
+        phone = new_phone(**PHONE)
+        errors = console_errors(phone)
+        phone.context.add_cookies([{"name": "companion_language", "value": language,
+                                    "url": site.url}, site.cookies(table, table.tokens["Ann"])[0]])
+        phone.goto(f"{site.url}/t/{table.code}")
+        link = phone.locator(".result a[href$='/result.png']")
+        expect(link).to_be_visible()
+        with phone.expect_download() as started:
+            link.click()
+        download = started.value
+        assert download.suggested_filename == link.get_attribute("download")
+        assert download.suggested_filename.endswith(f"-{table.code}.png")
+        saved = tmp_path / f"{game}.png"
+        download.save_as(saved)
+        with Image.open(saved) as picture:
+            assert picture.format == "PNG" and picture.width >= 1080, (game, picture.size)
+        assert not errors, "\n".join(errors)
 
 
 def test_a_finished_sheet_is_named_by_its_game_and_shows_places_not_leaders(live_server,
