@@ -44,13 +44,13 @@ class Table(Model):
     state: Mapped[dict[str, Any] | None] = deferred(mapped_column(JSON))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[float] = mapped_column(default=time.time, index=True)
+    started_at: Mapped[datetime | None] = mapped_column()  # when the game was dealt
     finished_at: Mapped[datetime | None] = mapped_column()
     # "Play again": the table the same players moved on to.
     next_code: Mapped[str | None] = mapped_column(String(8))
-    # The table clock's setting (games.clock), None for a table without a clock; and when
-    # the game was dealt, from which the clock counts.
+    # The table clock's setting (games.clock), None for a table without a clock; it counts
+    # from started_at.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    started_at: Mapped[datetime | None] = mapped_column()
 
     players: Mapped[list["Player"]] = relationship(
         back_populates="table", order_by="Player.seat", cascade="all, delete-orphan")
@@ -91,7 +91,7 @@ class Event(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
     seq: Mapped[int] = mapped_column()
-    # "action" | "undo" | "rejoin" | "end" | "pause" | "resume" (the table clock's)
+    # "action" | "undo" | "rejoin" | "end" | "pick" | "pause" | "resume" (the table clock's)
     kind: Mapped[str] = mapped_column(String(8))
     actor: Mapped[int | None] = mapped_column()  # a player id; None for the host
     actor_key: Mapped[str] = mapped_column(String(16))  # "host" or "p<id>": who sent it

@@ -40,6 +40,7 @@ def record(table: Snapshot) -> dict:
                 for e in events],
         "result": final_result(table).to_json(),
         "created_at": created_at.isoformat() + "Z",
+        "started_at": store.history.started_at(table.id).isoformat() + "Z",
         "finished_at": (table.finished_at or created_at).isoformat() + "Z",
     }
 

@@ -68,6 +68,7 @@ TABLE_NUMBER = lazy_gettext("number %(number)s")  # a table of the file without 
 TABLE_DAMAGED = lazy_gettext("Table %(table)s in %(name)s: %(problem)s.")
 NOT_A_TIME = lazy_gettext("Table %(table)s: %(value)s is not a date and time.")
 NO_SUCH_GAME = lazy_gettext("Table %(table)s: this server has no game %(game)s.")
+LOBBY_KINDS = ("pick", "rejoin")
 LOBBY_WITH_LOG = lazy_gettext("Table %(table)s: a table in its lobby has no state or log.")
 NO_SEED = lazy_gettext("Table %(table)s: a started table needs its seed and state.")
 DOES_NOT_REPLAY = lazy_gettext("Table %(table)s: its log does not replay through the rules of "
@@ -119,7 +120,7 @@ class PlayerRecord(Record):
 
 class EventRecord(Record):
     seq: int = Field(ge=1)
-    kind: Literal["action", "undo", "rejoin", "end", "pause", "resume"]
+    kind: Literal["action", "undo", "rejoin", "end", "pick", "pause", "resume"]
     actor: Optional[int]
     actor_key: str = Field(max_length=16)
     action: Optional[dict[str, Any]]
@@ -145,12 +146,12 @@ class TableRecord(Record):
     state: Optional[dict[str, Any]]
     created_at: str
     updated_at: float = Field(strict=False)
+    started_at: Optional[str] = None  # absent from a file made before it was kept
     finished_at: Optional[str]
     next_code: Optional[str] = Field(max_length=8)
     players: list[PlayerRecord]
     events: list[EventRecord]
     clock: Optional[dict[str, Any]] = None
-    started_at: Optional[str] = None
 
     @field_validator("clock")
     @classmethod
@@ -196,8 +197,9 @@ def table_record(table: store.history.Whole) -> dict:
         "seed": row.seed, "status": row.status, "host_token_hash": row.host_token_hash,
         "first_player": row.first_player, "version": row.version, "moves": row.moves,
         "state": row.state, "created_at": _time(row.created_at),
-        "updated_at": row.updated_at, "finished_at": _time(row.finished_at),
-        "next_code": row.next_code, "clock": row.clock, "started_at": _time(row.started_at),
+        "updated_at": row.updated_at, "started_at": _time(row.started_at),
+        "finished_at": _time(row.finished_at),
+        "next_code": row.next_code, "clock": row.clock,
         "players": [{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                      "token_hash": p.token_hash, "local": p.local,
                      "joined_at": _time(p.joined_at)} for p in table.players],
@@ -304,7 +306,8 @@ def replayed_state(record: TableRecord) -> dict | None:
     if engine is None:
         raise ImportRefused(said(NO_SUCH_GAME, table=code, game=repr(record.game)))
     if record.status == "lobby":
-        if record.state is not None or record.events:
+        # A lobby's log holds lines (a random pick of who starts, a rejoin), no moves.
+        if record.state is not None or any(e.kind not in LOBBY_KINDS for e in record.events):
             raise ImportRefused(said(LOBBY_WITH_LOG, table=code))
         return None
     if record.seed is None or record.state is None:
@@ -478,9 +481,9 @@ def _new_table(record: TableRecord) -> store.NewTable:
                 "moves": record.moves, "state": record.state,
                 "created_at": _parse_time(record.created_at, code),
                 "updated_at": record.updated_at,
+                "started_at": _parse_time(record.started_at, code),
                 "finished_at": _parse_time(record.finished_at, code),
-                "next_code": record.next_code, "clock": record.clock,
-                "started_at": _parse_time(record.started_at, code)},
+                "next_code": record.next_code, "clock": record.clock},
         seats=[{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                 "token_hash": p.token_hash, "local": p.local,
                 "joined_at": _parse_time(p.joined_at, code)} for p in record.players],

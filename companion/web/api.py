@@ -9,7 +9,7 @@ from .. import live
 from ..auth import bearer_viewer
 from ..errors import CompanionError, bad_request
 from ..extensions import csrf, limiter
-from ..table import clock, moves, read, seating
+from ..table import bg_stats, clock, moves, read, seating
 from . import contract, links
 from .contract import A_VIEW, described, sent, whole_numbers
 from .live_stream import event_stream
@@ -131,6 +131,19 @@ def pause_clock(code: str):
 def log(code: str):
     table, viewer = table_and_viewer(code)
     return jsonify(events=read.log(table, viewer))
+
+
+@bp.get("/tables/<code>/bgstats")
+@described("The finished play as BG Stats imports it", errors=(401, 404, 409), answer={
+    "type": "object", "required": ["sourceName", "sourcePlayId", "playDate", "durationMin",
+                                   "game", "players", "comments"]}, description=(
+    "The JSON of BG Stats' createPlay link (https://app.bgstatsapp.com/createPlay.html?data= "
+    "and this JSON, URL-encoded): every player's `winner`, one `startPlayer`, ranks as "
+    "places, `score` unless the game's `noPoints`, `comments` in the caller's language. "
+    "409 before the end."))
+def bgstats(code: str):
+    table, _ = table_and_viewer(code)
+    return jsonify(bg_stats.play(table))
 
 
 @bp.post("/tables/<code>/players/<int:player_id>/remove")

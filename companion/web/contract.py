@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Optional, Self, TypeVar
+from typing import Any, Callable, Literal, Optional, Self, TypeVar, Union
 
 from flask import Flask, current_app, request
 from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError,
@@ -135,7 +135,10 @@ class JoinTable(Body):
 
 
 class StartTable(Body):
-    first_player: Optional[StrictInt] = Field(None, description="Defaults to seat 0.")
+    first_player: Optional[Union[StrictInt, Literal["random"]]] = Field(None, description=(
+        "A seated player's id, or \"random\": the server picks one seated player (from "
+        "the table's seed, never from the client) and a public line of the log names who. "
+        "Defaults to the player the host chose in the lobby, else seat 0."))
     seed: Optional[StrictInt] = Field(None, ge=0, le=SEED_MAX, description=(
         "Fixes every shuffle and random assignment. Refused (400, \"This server chooses "
         "the shuffle.\") unless the server runs with COMPANION_TEST_SEEDS=on, for tests "

@@ -1,7 +1,7 @@
-"""the table clock: its setting, the start, who each event leaves awaited
+"""the table clock: its setting, who each event leaves awaited
 
 Revision ID: d4a9e61b3f20
-Revises: b7d41e9a2c05
+Revises: d4a9c2e7f150
 Create Date: 2026-12-06 07:20:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'd4a9e61b3f20'
-down_revision = 'b7d41e9a2c05'
+down_revision = 'd4a9c2e7f150'
 branch_labels = None
 depends_on = None
 
@@ -19,7 +19,6 @@ depends_on = None
 def upgrade():
     with op.batch_alter_table('tables', schema=None) as batch_op:
         batch_op.add_column(sa.Column('clock', sa.JSON(), nullable=True))
-        batch_op.add_column(sa.Column('started_at', sa.DateTime(), nullable=True))
     with op.batch_alter_table('events', schema=None) as batch_op:
         batch_op.add_column(sa.Column('awaiting', sa.JSON(), nullable=True))
 
@@ -28,5 +27,4 @@ def downgrade():
     with op.batch_alter_table('events', schema=None) as batch_op:
         batch_op.drop_column('awaiting')
     with op.batch_alter_table('tables', schema=None) as batch_op:
-        batch_op.drop_column('started_at')
         batch_op.drop_column('clock')

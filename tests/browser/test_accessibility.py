@@ -5,7 +5,7 @@ The screens: home, the new-table form of every game, the join form, the rejoin p
 games, a history page, an error page, the table display, a rejoin's confirmation and code,
 the privacy cover of a player without a phone, and the phone and host screens of every
 game in the lobby, mid-game (a few bot moves through the API) and at the end (bot moves to
-the end).
+the end), and the result's text once copied.
 axe is injected with add_script_tag, which the Content Security Policy (script-src 'self')
 would block, so these pages open in a context that bypasses CSP; no page sets inline styles,
 so nothing looks different for it. The other browser tests keep the CSP.
@@ -154,6 +154,24 @@ def test_axe_finds_nothing_serious_on_the_phone_and_host_screens(site, axe_conte
         if phase == "market":  # axe saw the cards to pick and their filter
             expect(page.get_by_label("Find a card")).to_be_visible()
         found += check(page, f"{site.url}/t/{table.code}/host", f"{game} {phase} host", HOST)
+    page.close()
+    assert not found, "\n".join(found)
+
+
+def test_axe_finds_nothing_serious_on_the_result_text_once_copied(site, axe_context):
+    """The result's text field, its Copy (and Share, where the browser has a share sheet)
+    and what Copy said, on a phone and on the table display."""
+    table = site.tables["go-big", "end"]
+    page = axe_context.new_page()
+    axe_context.add_cookies(site.cookies(table, table.tokens["Ann"]))
+    found = []
+    for name, path, viewport in (("phone", f"/t/{table.code}", PHONE),
+                                 ("table display", f"/d/{table.code}", TV)):
+        page.set_viewport_size(viewport)
+        page.goto(site.url + path)
+        page.get_by_role("button", name="Copy").click()
+        expect(page.locator("#result-text-said")).not_to_be_empty()
+        found += axe(page, f"go-big end {name}, its result copied")
     page.close()
     assert not found, "\n".join(found)
 

@@ -12,29 +12,10 @@ import pydantic
 import pytest
 
 from companion.games.engine import HOST, IllegalAction, NotYourTurn
-from companion.games.score_sheet import ScoreSheet
+from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, enter, new
 
-GAME = ScoreSheet()
-ANN, BEN, CAT = 1, 2, 3
 WINGSPAN = ["Birds", "Bonus cards", "End-of-round goals", "Eggs", "Food on cards",
             "Tucked cards"]
-
-
-def new(players=(ANN, BEN), **options):
-    options.setdefault("name", "Test")
-    return GAME.setup(list(players), GAME.options_for(options, len(players)),
-                      random.Random(0))
-
-
-def act(state, actor, **data):
-    return GAME.apply(state, actor, GAME.parse_action(data), random.Random(0))
-
-
-def enter(state, actor, round_, player=None, **scores):
-    data = {"type": "enter", "round": round_, "scores": scores or {"Points": 0}}
-    if player is not None:
-        data["player"] = player
-    return act(state, actor, **data)
 
 
 def points(state, round_, *values, host=False):

@@ -3,30 +3,11 @@ a round entered at once, and the second look at an entry far outside what the sh
 shown. Law: docs/rulings.md (Score sheet: A round at once, A second look)."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
 from companion.games.engine import HOST, IllegalAction, NotYourTurn
-from companion.games.score_sheet import ScoreSheet
-
-GAME = ScoreSheet()
-ANN, BEN, CAT = 1, 2, 3
-
-
-def new(players=(ANN, BEN), **options):
-    options.setdefault("name", "Test")
-    return GAME.setup(list(players), GAME.options_for(options, len(players)),
-                      random.Random(0))
-
-
-def act(state, actor, **data):
-    return GAME.apply(state, actor, GAME.parse_action(data), random.Random(0))
-
-
-def enter(state, actor, round_, player=None, **scores):
-    return act(state, actor, type="enter", round=round_, scores=scores,
-               **({} if player is None else {"player": player}))
+from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, enter, new
 
 
 def refused(state, actor, error=IllegalAction, **data):
