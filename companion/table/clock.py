@@ -8,7 +8,7 @@ from the view's `at` by itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask_babel import lazy_gettext
@@ -109,7 +109,8 @@ def view_of(table: Snapshot) -> dict | None:
     if table.clock is None:
         return None
     now = utcnow()
-    now = now.replace(microsecond=now.microsecond // 1000 * 1000)  # `at` says milliseconds
+    # `at` says milliseconds: rounded up, so no event already written lies after it.
+    now += timedelta(microseconds=-now.microsecond % 1000)
     seen = figures_of(table, now)
     return {**table.clock, "paused": seen.paused, "running": seen.running,
             "players": [{"player": p.id, "used_ms": seen.used_ms[p.id],

@@ -7,9 +7,10 @@ number in secret) and then turns (guesses), so each case is a short known game."
 from __future__ import annotations
 
 import time
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 
 import pytest
+import time_machine
 
 from tests.support.api import Api, Seated
 from tests.support.servers import ServerProcess
@@ -183,6 +184,20 @@ def test_a_pause_stops_every_time_and_is_a_line_no_undo_takes_back(api):
     lines = [event["summary"] for event in table.api.call(
         "GET", f"/tables/{table.code}/log")[1]["events"]]
     assert "The host paused the clock." in lines and "The host resumed the clock." in lines
+
+
+def test_a_view_within_the_millisecond_of_a_resume_counts_the_resume(api):
+    """The view's `at` says milliseconds: the figures are as of a moment no earlier than
+    the last event, so a view asked in the millisecond of the resume shows the clock run."""
+    table = clocked(api, COUNT_UP)
+    resumed_at = datetime.now(timezone.utc).replace(microsecond=156_700) + timedelta(hours=1)
+    with time_machine.travel(resumed_at - timedelta(seconds=1), tick=False):
+        assert pause(table, True)[0] == 200
+    with time_machine.travel(resumed_at, tick=False):
+        status, resumed = pause(table, False)
+    assert status == 200, resumed
+    assert resumed["clock"]["paused"] is False
+    assert resumed["clock"]["running"] == [table.ids["Ann"], table.ids["Ben"]]
 
 
 def test_only_the_host_pauses_and_only_a_clock_being_run(api):
