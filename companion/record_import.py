@@ -29,6 +29,7 @@ from .jsontext import to_json
 from . import store
 from .store.reads import CODE_LENGTH, CODE_LETTERS
 from .table.checks import field_problem
+from .table.clock import PAUSED_LINE, RESUMED_LINE
 from .table.notes import pick_notes, rejoin_notes
 from .transfer import (EventRecord, ImportRefused, PlayerRecord, TableRecord, insert,
                        record_names, refusal_reason, said)
@@ -79,7 +80,7 @@ class RecordPlayer(Shape):
 
 class RecordEntry(Shape):
     seq: int = Field(ge=1)
-    kind: Literal["action", "undo", "rejoin", "pick"]
+    kind: Literal["action", "undo", "rejoin", "pick", "pause", "resume"]
     player: Optional[int] = Field(default=None, ge=0, le=MAX_PLAYER_ID)
     action: Optional[dict[str, Any]] = None
     undoes: Optional[int] = None
@@ -178,6 +179,9 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
     return state, lines
 
 
+CLOCK_LINES = {"pause": PAUSED_LINE, "resume": RESUMED_LINE}
+
+
 def table_record(document: Any, name: str) -> TableRecord:
     """The record as a table of this database, as an export would give it."""
     record = checked(document, name)
@@ -194,7 +198,9 @@ def table_record(document: Any, name: str) -> TableRecord:
         notes = ([n.to_json() for n in lines.get(entry.seq, [])] if entry.kind == "action"
                  else rejoin_notes(entry.notes, local_of) if entry.kind == "rejoin"
                  else pick_notes(entry.notes, set(local_of), engine.first_player_role)
-                 if entry.kind == "pick" else [])
+                 if entry.kind == "pick"
+                 else [CLOCK_LINES[entry.kind].to_json()] if entry.kind in CLOCK_LINES
+                 else [])
         events.append(EventRecord(
             seq=entry.seq, kind=entry.kind, actor=entry.player if entry.kind != "rejoin" else None,
             actor_key=f"p{entry.player}" if entry.player is not None else "host",

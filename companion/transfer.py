@@ -33,10 +33,12 @@ from typing import Any, Literal, Optional, TextIO
 
 import click
 from flask_babel import lazy_gettext
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
+                      field_validator)
 
 from . import store
 from .games import GAMES
+from .games.clock import CLOCK_SETTING
 from .games.engine import IllegalAction, Note
 from .games.replay import in_effect, replay, seat_order
 from .errors import CompanionError
@@ -118,7 +120,7 @@ class PlayerRecord(Record):
 
 class EventRecord(Record):
     seq: int = Field(ge=1)
-    kind: Literal["action", "undo", "rejoin", "end", "pick"]
+    kind: Literal["action", "undo", "rejoin", "end", "pick", "pause", "resume"]
     actor: Optional[int]
     actor_key: str = Field(max_length=16)
     action: Optional[dict[str, Any]]
@@ -128,6 +130,7 @@ class EventRecord(Record):
     action_id: Optional[str] = Field(max_length=64)
     version: int
     at: str
+    awaiting: Optional[list[int]] = None  # who the game awaits after it (the clock's)
 
 
 class TableRecord(Record):
@@ -148,6 +151,14 @@ class TableRecord(Record):
     next_code: Optional[str] = Field(max_length=8)
     players: list[PlayerRecord]
     events: list[EventRecord]
+    clock: Optional[dict[str, Any]] = None
+
+    @field_validator("clock")
+    @classmethod
+    def clock_setting(cls, clock: dict[str, Any] | None) -> dict[str, Any] | None:
+        if clock is None:
+            return None
+        return CLOCK_SETTING.validate_python(clock).model_dump(mode="json")
 
 
 class SavedDefaultsRecord(Record):
@@ -188,14 +199,14 @@ def table_record(table: store.history.Whole) -> dict:
         "state": row.state, "created_at": _time(row.created_at),
         "updated_at": row.updated_at, "started_at": _time(row.started_at),
         "finished_at": _time(row.finished_at),
-        "next_code": row.next_code,
+        "next_code": row.next_code, "clock": row.clock,
         "players": [{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                      "token_hash": p.token_hash, "local": p.local,
                      "joined_at": _time(p.joined_at)} for p in table.players],
         "events": [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "actor_key": e.actor_key,
                     "action": e.action, "notes": e.notes, "reveal": e.reveal,
                     "undoes": e.undoes, "action_id": e.action_id, "version": e.version,
-                    "at": _time(e.at)} for e in table.events],
+                    "at": _time(e.at), "awaiting": e.awaiting} for e in table.events],
     }
 
 
@@ -348,7 +359,8 @@ def renumbered(record: TableRecord, renumber: dict[int, int]) -> TableRecord:
             "actor": player(e.actor),
             "actor_key": f"p{player(int(sender.group(1)))}" if sender else e.actor_key,
             "action": engine.renumbered_action(e.action, renumber) if e.action else e.action,
-            "notes": [Note.from_json(n).renumbered(renumber).to_json() for n in e.notes]})
+            "notes": [Note.from_json(n).renumbered(renumber).to_json() for n in e.notes],
+            "awaiting": None if e.awaiting is None else [player(p) for p in e.awaiting]})
 
     copy = record.model_copy(update={
         "first_player": player(record.first_player),
@@ -471,11 +483,12 @@ def _new_table(record: TableRecord) -> store.NewTable:
                 "updated_at": record.updated_at,
                 "started_at": _parse_time(record.started_at, code),
                 "finished_at": _parse_time(record.finished_at, code),
-                "next_code": record.next_code},
+                "next_code": record.next_code, "clock": record.clock},
         seats=[{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                 "token_hash": p.token_hash, "local": p.local,
                 "joined_at": _parse_time(p.joined_at, code)} for p in record.players],
         events=[{"seq": e.seq, "kind": e.kind, "actor": e.actor, "actor_key": e.actor_key,
                  "action": e.action, "notes": e.notes, "reveal": e.reveal,
                  "undoes": e.undoes, "action_id": e.action_id, "version": e.version,
-                 "at": _parse_time(e.at, code)} for e in record.events])
+                 "at": _parse_time(e.at, code), "awaiting": e.awaiting}
+                for e in record.events])

@@ -29,6 +29,7 @@ from ..snapshots import UNDO_TAIL, Snapshot
 from ..store import Change
 from ..i18n import messages
 from .checks import read_envelope, validation_message
+from .clock import awaiting
 from .notes import ended_line
 from .read import names_of, seated, summary, view
 from .seating import AT_RANDOM, picked_event, require_host, require_lobby
@@ -211,7 +212,8 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
                      "action": action.model_dump(mode="json"),
                      "notes": [n.to_json() for n in notes],
                      "reveal": any(n.reveal for n in notes),
-                     "action_id": envelope.action_id}])
+                     "action_id": envelope.action_id,
+                     "awaiting": awaiting(engine, state, finished)}])
 
     written = store.write(table, apply, envelope.action_id, viewer.actor_key)
     if written.seq is None:
@@ -323,11 +325,13 @@ def undo(table: Snapshot, viewer: Viewer, steps: Any = 1, version: Any = None) -
         if any(event.reveal for event in taken):
             raise illegal(lazy_gettext("That would take back a move that revealed something "
                                        "secret, and undo never goes back past a reveal."))
+        state = replay_table(before, effective[:-steps])
+        awaited = awaiting(GAMES[before.game], state, False)
         return Change(
-            row={"state": replay_table(before, effective[:-steps]),
+            row={"state": state,
                  "moves": before.moves - steps, "status": "playing", "finished_at": None},
             events=[{"kind": "undo", "actor": viewer.player_id, "actor_key": viewer.actor_key,
-                     "undoes": event.seq} for event in reversed(taken)])
+                     "undoes": event.seq, "awaiting": awaited} for event in reversed(taken)])
 
     return store.write(table, take_back).table
 
@@ -351,6 +355,6 @@ def end(table: Snapshot, viewer: Viewer, version: Any = None) -> Snapshot:
             raise conflict(ENDED)
         return Change(row={"status": "ended"},
                       events=[{"kind": "end", "actor": None, "actor_key": viewer.actor_key,
-                               "notes": [ended_line().to_json()]}])
+                               "notes": [ended_line().to_json()], "awaiting": []}])
 
     return store.write(table, stop).table

@@ -21,6 +21,7 @@ from ..snapshots import Seat, Snapshot
 from ..store import Change, NewTable
 from ..store.reads import CODE_LETTERS
 from .checks import validation_message
+from .clock import setting_of
 from .read import find, seated
 
 NAME_MAX = 24
@@ -65,9 +66,10 @@ def save_defaults(engine: Game, options: Any) -> None:
     store.saved.save_defaults(engine.id, validate_options(engine, options))
 
 
-def create_table(game_id: Any, options: Any) -> tuple[str, str]:
+def create_table(game_id: Any, options: Any, clock: Any = None) -> tuple[str, str]:
     """A new table in its lobby, its code and host token; options not given take this
-    server's saved defaults, then the game's own."""
+    server's saved defaults, then the game's own. `clock`: the table clock's setting
+    (None: no clock)."""
     engine = GAMES.get(game_id) if isinstance(game_id, str) else None
     if engine is None:
         raise bad_request(lazy_gettext("Pick one of the games: %(games)s.",
@@ -75,9 +77,10 @@ def create_table(game_id: Any, options: Any) -> tuple[str, str]:
     if isinstance(options, dict):
         options = {**saved_defaults(engine), **options}
     chosen = validate_options(engine, options)
+    clock_setting = setting_of(clock)
     token = new_token()
     named = chosen.get(engine.saved_by) if engine.saved_by else None
-    code = store.create_table({"game": engine.id, "options": chosen,
+    code = store.create_table({"game": engine.id, "options": chosen, "clock": clock_setting,
                                "host_token_hash": hash_token(token)},
                               named=store.Named(engine.id, named, chosen) if named else None)
     return code, token
@@ -400,7 +403,7 @@ def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
                                         "screen."))
         codes.append(store.free_code())
         return Change(row={"next_code": codes[-1]}, new_table=NewTable(
-            {"code": codes[-1], "game": table.game, "options": options,
+            {"code": codes[-1], "game": table.game, "options": options, "clock": table.clock,
              "host_token_hash": hash_token(token), "status": "lobby", "version": 0},
             [{"seat": p.seat, "name": p.name, "name_key": p.name_key, "local": p.local,
               "token_hash": hash_token(new_token())} for p in before.players]),

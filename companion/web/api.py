@@ -9,7 +9,7 @@ from .. import live
 from ..auth import bearer_viewer
 from ..errors import CompanionError, bad_request
 from ..extensions import csrf, limiter
-from ..table import bg_stats, moves, read, seating
+from ..table import bg_stats, clock, moves, read, seating
 from . import contract, links
 from .contract import A_VIEW, described, sent, whole_numbers
 from .live_stream import event_stream
@@ -53,7 +53,8 @@ def openapi_document():
     "type": "object", "required": ["code", "host_token", "join_url"]})
 def create_table():
     data = sent(contract.CreateTable, body())
-    code, token = seating.create_table(data.game, data.options)
+    code, token = seating.create_table(
+        data.game, data.options, data.clock.model_dump(mode="json") if data.clock else None)
     return jsonify(code=code, host_token=token, join_url=links.join_url(code)), 201
 
 
@@ -112,6 +113,17 @@ def undo(code: str):
     if viewer.player_id is None and not viewer.is_host:
         raise CompanionError("unauthorized", lazy_gettext("Join the table to undo."))
     return jsonify(read.view(moves.undo(table, viewer), viewer))
+
+
+@bp.post("/tables/<code>/clock")
+@described("Pause or resume the table clock (host)", body=contract.PauseClock, answer=A_VIEW,
+           description=("Each pause and resume is a public line of the log, which no undo "
+                        "takes back. 409 `conflict` for a table without a clock, before the "
+                        "start, after the end, or when the clock is already as asked."))
+def pause_clock(code: str):
+    table, viewer = table_and_viewer(code)
+    data = sent(contract.PauseClock, body())
+    return jsonify(read.view(clock.pause(table, viewer, data.paused), viewer))
 
 
 @bp.get("/tables/<code>/log")
