@@ -727,7 +727,60 @@
     nextGameKnown = Boolean(next);
   }
 
+  // -- The table clock (table/_clock.html) ------------------------------------------------
+  // The panel brings each player's time as of the server's moment (data-clock-at); a
+  // running one counts on from when it arrived. Every update brings the server's figures
+  // again, so a screen is never further off than one update's way. A phone buzzes once as
+  // its own bank falls below the warning (where the browser can, as for "your turn").
+  var clockFrom = { at: null, since: 0 };
+  var clockWarned = false;
+
+  function clockText(ms) {
+    var seconds = Math.floor(Math.abs(ms) / 1000);
+    var hours = Math.floor(seconds / 3600);
+    var minutes = Math.floor(seconds % 3600 / 60);
+    var rest = seconds % 60;
+    var shown = (hours ? hours + ":" + String(minutes).padStart(2, "0") : String(minutes)) +
+      ":" + String(rest).padStart(2, "0");
+    return ms <= -1000 ? "\u2212" + shown : shown;
+  }
+
+  function tickClock() {
+    var clock = document.querySelector(".clock[data-clock-at]");
+    if (!clock) {
+      return;
+    }
+    if (clock.getAttribute("data-clock-at") !== clockFrom.at) {
+      clockFrom = { at: clock.getAttribute("data-clock-at"), since: Date.now() };
+    }
+    var down = clock.getAttribute("data-clock-counts") === "down";
+    var warning = clock.hasAttribute("data-clock-warn-ms") ?
+      Number(clock.getAttribute("data-clock-warn-ms")) : null;
+    var passed = Date.now() - clockFrom.since;
+    clock.querySelectorAll(".clock-time[data-running]").forEach(function (time) {
+      var from = Number(time.getAttribute("data-clock-ms"));
+      var ms = down ? from - passed : from + passed;
+      time.textContent = clockText(ms);
+      var player = time.closest(".clock-player");
+      if (!down || !player) {
+        return;
+      }
+      var low = warning !== null && ms < warning;
+      player.classList.toggle("over", ms < 0);
+      player.classList.toggle("warn", low && ms >= 0);
+      if (player.classList.contains("clock-own")) {
+        if (low && !clockWarned && tapped && navigator.vibrate) {
+          navigator.vibrate(200);
+        }
+        clockWarned = low;
+      }
+    });
+  }
+
+  setInterval(tickClock, 250);
+
   document.addEventListener("htmx:afterSettle", function () {
+    tickClock();
     followNextGame();
     filterLists();
     showResultTools();
