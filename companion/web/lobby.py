@@ -12,7 +12,7 @@ from ..extensions import count_missed_lookup, limiter
 from ..games import GAMES
 from ..snapshots import Seat, Snapshot
 from ..table import read, seating
-from . import options_form, table_clock
+from . import clock_form, options_form
 
 bp = Blueprint("lobby", __name__)
 
@@ -69,7 +69,7 @@ def options_page(engine, status: int = 200, **context):
     saved = seating.saved_defaults(engine)
     named = seating.saved_by_name(engine)
     offered = {engine.saved_by: seating.names_seen(engine)} if engine.saved_by else {}
-    clock_fields = table_clock.form_values(context.pop("clock_typed", None))
+    clock_fields = clock_form.form_values(context.pop("clock_typed", None))
     return render_template("lobby/new.html", engine=engine, saved=saved, box=engine.box_data(),
                            clock_fields=clock_fields,
                            fields=options_form.fields(engine, saved, context.pop("chosen", None),
@@ -99,7 +99,7 @@ def create(game_id: str):
         chosen = options_form.read(engine, request.form, saved)
         options_form.check(engine, chosen, saved)
         code, token = seating.create_table(game_id, chosen,
-                                           table_clock.from_form(request.form))
+                                           clock_form.from_form(request.form))
     except CompanionError as error:
         return options_page(engine, error.status, error=error,
                             chosen=options_form.typed(engine, request.form, saved),

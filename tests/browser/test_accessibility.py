@@ -12,6 +12,8 @@ so nothing looks different for it. The other browser tests keep the CSP.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -248,6 +250,25 @@ def test_axe_finds_nothing_serious_on_the_score_sheets_form_and_history(site, ax
     found += axe(page, "score sheet form, refused")
     found += check(page, f"{site.url}/games", "past games with score sheets")
     expect(page.get_by_role("region", name="Score sheets")).to_be_visible()
+    page.close()
+    assert not found, "\n".join(found)
+
+
+def test_axe_finds_nothing_serious_on_the_table_clock(site, axe_context):
+    """A bank running short (amber) on the awaited phone, the others' small, the host's
+    Pause, the paused clock and the table display's."""
+    api = Api(client=site.app.test_client())
+    table = api.table("go-big", clock={"mode": "bank", "bank_seconds": 60,
+                                       "increment_seconds": 5, "warn_seconds": 600})
+    axe_context.add_cookies(site.cookies(table, site.awaited_token(table)))
+    page = axe_context.new_page()
+    found = check(page, f"{site.url}/t/{table.code}", "clock, phone")
+    expect(page.locator(".clock-own")).to_have_class(re.compile(r"\bwarn\b"))
+    found += check(page, f"{site.url}/t/{table.code}/host", "clock, host", HOST)
+    page.get_by_role("button", name="Pause the clock").click()
+    expect(page.get_by_role("button", name="Resume the clock")).to_be_visible()
+    found += axe(page, "clock, host, paused")
+    found += check(page, f"{site.url}/d/{table.code}", "clock, display", TV)
     page.close()
     assert not found, "\n".join(found)
 
