@@ -9,7 +9,8 @@ TEST_WORKERS ?= 2
 
 .PHONY: install install-test lock catalogs messages run test test-fast browser-deps clean
 
-# What the server needs, and no more, and the translations' catalogs compiled.
+# What the server needs, and no more, and the translations' catalogs compiled. The result's
+# picture is drawn in DejaVu Sans, a pinned npm package (package-lock.json), like htmx.
 install: $(VENV)/.installed static/vendor/.installed catalogs
 
 # And what the tests need: pytest and its helpers, Playwright, axe-core, Lighthouse.
@@ -42,6 +43,9 @@ static/vendor/.installed: package.json package-lock.json
 	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
 	cp node_modules/htmx-ext-sse/dist/sse.min.js static/vendor/sse.js
 	cp node_modules/idiomorph/dist/idiomorph-ext.min.js static/vendor/idiomorph-ext.js
+	mkdir -p static/vendor/fonts
+	cp node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf \
+	   node_modules/dejavu-fonts-ttf/LICENSE static/vendor/fonts/
 	touch $@
 
 node_modules/.installed-test: static/vendor/.installed

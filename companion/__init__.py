@@ -62,8 +62,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     limiter.init_app(app)
     languages.register(app)
 
-    from .web import (api, box_labels, compress, display, downloads, ending, errors, health,
-                      links, lobby, public_part, replay, screens)
+    from .web import (api, box_labels, compress, display, downloads, ending, errors,
+                      handing_on, health, links, lobby, pictures, public_part, replay, screens,
+                      table_clock)
     from .web import stream_limits
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
@@ -73,6 +74,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(replay.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(downloads.bp)
+    app.register_blueprint(handing_on.bp)
+    app.register_blueprint(pictures.bp)
+    app.register_blueprint(table_clock.bp)
     errors.register(app)
     stream_limits.register(app)
     compress.register(app, [root / "static" for root in file_roots()])

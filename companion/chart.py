@@ -11,8 +11,10 @@ from __future__ import annotations
 from flask_babel import format_decimal, gettext
 from markupsafe import Markup, escape
 
-LINE_STYLES = 6  # .chart-line-0 ... .chart-line-5 in static/app.css
-MARKERS_PER_LINE = 5
+from .plot import LINE_STYLES, from_first_score, marker_samples, plot_of
+
+__all__ = ["from_first_score", "line_chart", "marker_samples"]
+
 # Each marker shape drawn around (0, 0), 9 px across.
 SHAPES = ['<circle r="4.5"/>', '<rect x="-4" y="-4" width="8" height="8"/>',
           '<path d="M0 -5 L5 4 L-5 4 Z"/>', '<path d="M0 -5.5 L5.5 0 L0 5.5 L-5.5 0 Z"/>',
@@ -22,32 +24,11 @@ SHAPES = ['<circle r="4.5"/>', '<rect x="-4" y="-4" width="8" height="8"/>',
 WIDTH, HEIGHT = 1000, 1000
 
 
-def from_first_score(series: dict[int, list[int]]) -> dict[int, list[int]]:
-    """The series from the sample before the first change of any score (the setup steps
-    that score nothing are left out); unchanged if no score ever changes."""
-    length = max((len(values) for values in series.values()), default=0)
-    for index in range(1, length):
-        if any(len(values) > index and values[index] != values[0]
-               for values in series.values()):
-            return {player: values[index - 1:] for player, values in series.items()}
-    return series
-
-
 def line_chart(series: dict[int, list[int]], names: dict[int, str], label: str) -> Markup:
     """The chart of `series` (a score per sample for each player id); `label` says what a
     score counts ("$", "bank total"...)."""
-    series = from_first_score(series)
-    points = max((len(values) for values in series.values()), default=1)
-    top = max((max(values) for values in series.values() if values), default=0)
-    bottom = min(0, min((min(values) for values in series.values() if values), default=0))
-    span = top - bottom or 1
-
-    def x(i: int) -> float:
-        return 100 * i / max(1, points - 1)
-
-    def y(score: int) -> float:
-        return 100 * (top - score) / span
-
+    plot = plot_of(series)
+    series, top, bottom, x, y = plot.series, plot.top, plot.bottom, plot.x, plot.y
     finals = ", ".join(f"{names.get(p, '?')} {format_decimal(v[-1])}"
                        for p, v in series.items() if v)
     described = gettext("Scores over the game (%(score)s): %(finals)s", score=gettext(label),
@@ -75,13 +56,3 @@ def line_chart(series: dict[int, list[int]], names: dict[int, str], label: str) 
         f'y2="{y(bottom) * HEIGHT / 100:.1f}"/>{"".join(lines)}</svg>{"".join(markers)}</svg>'
         f'</div><ul class="chart-legend">{"".join(legend)}</ul>')
 
-
-def marker_samples(length: int, line: int) -> list[int]:
-    """Where a line's markers go: a few samples spread along it, shifted a little per line
-    so that lines running together still show each their own, and the last sample."""
-    if length <= 1:
-        return [0] * length
-    step = (length - 1) / MARKERS_PER_LINE
-    shift = step * (line % LINE_STYLES) / LINE_STYLES
-    found = {round(shift + step * k) for k in range(MARKERS_PER_LINE)}
-    return sorted(found | {length - 1})

@@ -44,9 +44,13 @@ class Table(Model):
     state: Mapped[dict[str, Any] | None] = deferred(mapped_column(JSON))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[float] = mapped_column(default=time.time, index=True)
+    started_at: Mapped[datetime | None] = mapped_column()  # when the game was dealt
     finished_at: Mapped[datetime | None] = mapped_column()
     # "Play again": the table the same players moved on to.
     next_code: Mapped[str | None] = mapped_column(String(8))
+    # The table clock's setting (games.clock), None for a table without a clock; it counts
+    # from started_at.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     players: Mapped[list["Player"]] = relationship(
         back_populates="table", order_by="Player.seat", cascade="all, delete-orphan")
@@ -74,8 +78,9 @@ class Player(Model):
 
 
 class Event(Model):
-    """One entry of a table's log: an action, the undo of an earlier action, or the
-    host giving a seat to a new phone (a rejoin: a public line, never undone)."""
+    """One entry of a table's log: an action, the undo of an earlier action, the host
+    giving a seat to a new phone (a rejoin), ending the table, or pausing or resuming its
+    clock (public lines, never undone)."""
 
     __tablename__ = "events"
     __table_args__ = (
@@ -86,7 +91,8 @@ class Event(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
     seq: Mapped[int] = mapped_column()
-    kind: Mapped[str] = mapped_column(String(8))  # "action" | "undo" | "rejoin"
+    # "action" | "undo" | "rejoin" | "end" | "pick" | "pause" | "resume" (the table clock's)
+    kind: Mapped[str] = mapped_column(String(8))
     actor: Mapped[int | None] = mapped_column()  # a player id; None for the host
     actor_key: Mapped[str] = mapped_column(String(16))  # "host" or "p<id>": who sent it
     action: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -95,6 +101,9 @@ class Event(Model):
     undoes: Mapped[int | None] = mapped_column()  # the seq an undo takes back
     action_id: Mapped[str | None] = mapped_column(String(64))
     version: Mapped[int] = mapped_column()  # the table's version after this event
+    # The players the game awaits after this event (None: the same as before it), from
+    # which the table clock is worked out.
+    awaiting: Mapped[list[int] | None] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

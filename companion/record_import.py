@@ -29,7 +29,8 @@ from .jsontext import to_json
 from . import store
 from .store.reads import CODE_LENGTH, CODE_LETTERS
 from .table.checks import field_problem
-from .table.notes import rejoin_notes
+from .table.clock import PAUSED_LINE, RESUMED_LINE
+from .table.notes import pick_notes, rejoin_notes
 from .transfer import (EventRecord, ImportRefused, PlayerRecord, TableRecord, insert,
                        record_names, refusal_reason, said)
 
@@ -79,7 +80,7 @@ class RecordPlayer(Shape):
 
 class RecordEntry(Shape):
     seq: int = Field(ge=1)
-    kind: Literal["action", "undo", "rejoin"]
+    kind: Literal["action", "undo", "rejoin", "pick", "pause", "resume"]
     player: Optional[int] = Field(default=None, ge=0, le=MAX_PLAYER_ID)
     action: Optional[dict[str, Any]] = None
     undoes: Optional[int] = None
@@ -98,6 +99,7 @@ class RecordFile(Shape):
     log: list[RecordEntry] = Field(max_length=MOST_LOG_ENTRIES)
     result: Optional[dict[str, Any]] = None
     created_at: Optional[str] = Field(default=None, max_length=40)
+    started_at: Optional[str] = Field(default=None, max_length=40)
     finished_at: Optional[str] = Field(default=None, max_length=40)
 
 
@@ -177,6 +179,9 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
     return state, lines
 
 
+CLOCK_LINES = {"pause": PAUSED_LINE, "resume": RESUMED_LINE}
+
+
 def table_record(document: Any, name: str) -> TableRecord:
     """The record as a table of this database, as an export would give it."""
     record = checked(document, name)
@@ -185,12 +190,17 @@ def table_record(document: Any, name: str) -> TableRecord:
     finished = _time(record.finished_at or (record.log[-1].at if record.log else None), name)
     created = created or finished or datetime.now(timezone.utc).replace(tzinfo=None)
     finished = finished or created
+    started = _time(record.started_at, name)
     local_of = {player.id: player.local for player in record.players}
+    engine = GAMES[record.game]
     events = []
     for version, entry in enumerate(record.log, start=1):
         notes = ([n.to_json() for n in lines.get(entry.seq, [])] if entry.kind == "action"
-                 else rejoin_notes(entry.notes, local_of)
-                 if entry.kind == "rejoin" else [])
+                 else rejoin_notes(entry.notes, local_of) if entry.kind == "rejoin"
+                 else pick_notes(entry.notes, set(local_of), engine.first_player_role)
+                 if entry.kind == "pick"
+                 else [CLOCK_LINES[entry.kind].to_json()] if entry.kind in CLOCK_LINES
+                 else [])
         events.append(EventRecord(
             seq=entry.seq, kind=entry.kind, actor=entry.player if entry.kind != "rejoin" else None,
             actor_key=f"p{entry.player}" if entry.player is not None else "host",
@@ -204,6 +214,7 @@ def table_record(document: Any, name: str) -> TableRecord:
         first_player=record.order[0], version=len(events),
         moves=len(in_effect(record.log)), state=plain(state),
         created_at=created.isoformat(), updated_at=finished.timestamp(),
+        started_at=started.isoformat() if started else None,
         finished_at=finished.isoformat(), next_code=None,
         players=[PlayerRecord(id=p.id, seat=p.seat, name=p.name, name_key=p.name.casefold(),
                               token_hash=hash_token(new_token()),  # held by no phone

@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from . import store
 from .chart import line_chart
+from .plot import Plot, plot_of
 from .errors import conflict
 from .games import GAMES
 from .games.engine import Result
@@ -40,6 +41,7 @@ def record(table: Snapshot) -> dict:
                 for e in events],
         "result": final_result(table).to_json(),
         "created_at": created_at.isoformat() + "Z",
+        "started_at": store.history.started_at(table.id).isoformat() + "Z",
         "finished_at": (table.finished_at or created_at).isoformat() + "Z",
     }
 
@@ -76,7 +78,19 @@ def score_chart(table: Snapshot) -> Markup:
 def _chart(database: str, table_id: int, version: int, language: str) -> Markup:
     seen = store.at_least(table_id, version)
     label = final_result(seen).score_label
-    return line_chart(score_series(seen), {p.id: p.name for p in seen.players}, label)
+    return line_chart(_series(database, table_id, version),
+                      {p.id: p.name for p in seen.players}, label)
+
+
+def score_plot(table: Snapshot) -> Plot:
+    """The score chart's data of a finished table (its picture draws it), worked out once
+    per version in this process, as the chart is."""
+    return plot_of(_series(store.database_name(), table.id, table.version))
+
+
+@lru_cache(maxsize=64)
+def _series(database: str, table_id: int, version: int) -> dict[int, list[int]]:
+    return score_series(store.at_least(table_id, version))
 
 
 def past_games(limit: int = 50) -> list[dict]:

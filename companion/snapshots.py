@@ -87,6 +87,9 @@ class Snapshot:
     recent: tuple[Entry, ...]  # the newest LOG_TAIL events, oldest first
     in_effect: tuple[InEffect, ...]  # the newest UNDO_TAIL actions in effect, oldest first
     last_seq: int
+    # The table clock's setting (None: no clock), and when the game was dealt.
+    clock: dict | None = None
+    started_at: datetime | None = None
     # What several readers of this version work out alike (names, log lines, the parts
     # of a view every viewer shares): worked out once. A new version starts empty.
     _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)

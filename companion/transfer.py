@@ -33,10 +33,12 @@ from typing import Any, Literal, Optional, TextIO
 
 import click
 from flask_babel import lazy_gettext
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
+                      field_validator)
 
 from . import store
 from .games import GAMES
+from .games.clock import CLOCK_SETTING
 from .games.engine import IllegalAction, Note
 from .games.replay import in_effect, replay, seat_order
 from .errors import CompanionError
@@ -66,6 +68,7 @@ TABLE_NUMBER = lazy_gettext("number %(number)s")  # a table of the file without 
 TABLE_DAMAGED = lazy_gettext("Table %(table)s in %(name)s: %(problem)s.")
 NOT_A_TIME = lazy_gettext("Table %(table)s: %(value)s is not a date and time.")
 NO_SUCH_GAME = lazy_gettext("Table %(table)s: this server has no game %(game)s.")
+LOBBY_KINDS = ("pick", "rejoin")
 LOBBY_WITH_LOG = lazy_gettext("Table %(table)s: a table in its lobby has no state or log.")
 NO_SEED = lazy_gettext("Table %(table)s: a started table needs its seed and state.")
 DOES_NOT_REPLAY = lazy_gettext("Table %(table)s: its log does not replay through the rules of "
@@ -117,7 +120,7 @@ class PlayerRecord(Record):
 
 class EventRecord(Record):
     seq: int = Field(ge=1)
-    kind: Literal["action", "undo", "rejoin", "end"]
+    kind: Literal["action", "undo", "rejoin", "end", "pick", "pause", "resume"]
     actor: Optional[int]
     actor_key: str = Field(max_length=16)
     action: Optional[dict[str, Any]]
@@ -127,6 +130,7 @@ class EventRecord(Record):
     action_id: Optional[str] = Field(max_length=64)
     version: int
     at: str
+    awaiting: Optional[list[int]] = None  # who the game awaits after it (the clock's)
 
 
 class TableRecord(Record):
@@ -142,10 +146,19 @@ class TableRecord(Record):
     state: Optional[dict[str, Any]]
     created_at: str
     updated_at: float = Field(strict=False)
+    started_at: Optional[str] = None  # absent from a file made before it was kept
     finished_at: Optional[str]
     next_code: Optional[str] = Field(max_length=8)
     players: list[PlayerRecord]
     events: list[EventRecord]
+    clock: Optional[dict[str, Any]] = None
+
+    @field_validator("clock")
+    @classmethod
+    def clock_setting(cls, clock: dict[str, Any] | None) -> dict[str, Any] | None:
+        if clock is None:
+            return None
+        return CLOCK_SETTING.validate_python(clock).model_dump(mode="json")
 
 
 class SavedDefaultsRecord(Record):
@@ -184,15 +197,16 @@ def table_record(table: store.history.Whole) -> dict:
         "seed": row.seed, "status": row.status, "host_token_hash": row.host_token_hash,
         "first_player": row.first_player, "version": row.version, "moves": row.moves,
         "state": row.state, "created_at": _time(row.created_at),
-        "updated_at": row.updated_at, "finished_at": _time(row.finished_at),
-        "next_code": row.next_code,
+        "updated_at": row.updated_at, "started_at": _time(row.started_at),
+        "finished_at": _time(row.finished_at),
+        "next_code": row.next_code, "clock": row.clock,
         "players": [{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                      "token_hash": p.token_hash, "local": p.local,
                      "joined_at": _time(p.joined_at)} for p in table.players],
         "events": [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "actor_key": e.actor_key,
                     "action": e.action, "notes": e.notes, "reveal": e.reveal,
                     "undoes": e.undoes, "action_id": e.action_id, "version": e.version,
-                    "at": _time(e.at)} for e in table.events],
+                    "at": _time(e.at), "awaiting": e.awaiting} for e in table.events],
     }
 
 
@@ -292,7 +306,8 @@ def replayed_state(record: TableRecord) -> dict | None:
     if engine is None:
         raise ImportRefused(said(NO_SUCH_GAME, table=code, game=repr(record.game)))
     if record.status == "lobby":
-        if record.state is not None or record.events:
+        # A lobby's log holds lines (a random pick of who starts, a rejoin), no moves.
+        if record.state is not None or any(e.kind not in LOBBY_KINDS for e in record.events):
             raise ImportRefused(said(LOBBY_WITH_LOG, table=code))
         return None
     if record.seed is None or record.state is None:
@@ -344,7 +359,8 @@ def renumbered(record: TableRecord, renumber: dict[int, int]) -> TableRecord:
             "actor": player(e.actor),
             "actor_key": f"p{player(int(sender.group(1)))}" if sender else e.actor_key,
             "action": engine.renumbered_action(e.action, renumber) if e.action else e.action,
-            "notes": [Note.from_json(n).renumbered(renumber).to_json() for n in e.notes]})
+            "notes": [Note.from_json(n).renumbered(renumber).to_json() for n in e.notes],
+            "awaiting": None if e.awaiting is None else [player(p) for p in e.awaiting]})
 
     copy = record.model_copy(update={
         "first_player": player(record.first_player),
@@ -465,12 +481,14 @@ def _new_table(record: TableRecord) -> store.NewTable:
                 "moves": record.moves, "state": record.state,
                 "created_at": _parse_time(record.created_at, code),
                 "updated_at": record.updated_at,
+                "started_at": _parse_time(record.started_at, code),
                 "finished_at": _parse_time(record.finished_at, code),
-                "next_code": record.next_code},
+                "next_code": record.next_code, "clock": record.clock},
         seats=[{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                 "token_hash": p.token_hash, "local": p.local,
                 "joined_at": _parse_time(p.joined_at, code)} for p in record.players],
         events=[{"seq": e.seq, "kind": e.kind, "actor": e.actor, "actor_key": e.actor_key,
                  "action": e.action, "notes": e.notes, "reveal": e.reveal,
                  "undoes": e.undoes, "action_id": e.action_id, "version": e.version,
-                 "at": _parse_time(e.at, code)} for e in record.events])
+                 "at": _parse_time(e.at, code), "awaiting": e.awaiting}
+                for e in record.events])

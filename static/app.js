@@ -352,8 +352,46 @@
     }
   });
 
+  // What a form held when its move was sent: the answer clears only that. The update
+  // pushed on the stream often arrives first, and what the player typed since is theirs.
+  var sentValues = new WeakMap();
+
+  function valueOf(field) {
+    return field.type === "checkbox" || field.type === "radio" ? field.checked : field.value;
+  }
+
+  function setValue(field, value) {
+    if (field.type === "checkbox" || field.type === "radio") {
+      field.checked = value;
+    } else {
+      field.value = value;
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (form && form.tagName === "FORM") {
+      sentValues.set(form, Array.prototype.map.call(form.elements, valueOf));
+    }
+  });
+
+  function clearSent(form) {
+    var sent = sentValues.get(form) || [];
+    var typedSince = [];
+    Array.prototype.forEach.call(form.elements, function (field, index) {
+      if (isEntry(field) && index < sent.length && valueOf(field) !== sent[index]) {
+        typedSince.push([field, valueOf(field)]);
+      }
+    });
+    form.reset();
+    typedSince.forEach(function (kept) {
+      setValue(kept[0], kept[1]);
+    });
+  }
+
   // An answered panel is dropped only when older (the same version may bring an error).
-  // A move that went through leaves its form empty, and the previews shown beside it.
+  // A move that went through leaves its form empty of what it sent, and the previews
+  // shown beside it go.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || target.id !== "panel") {
@@ -370,7 +408,7 @@
       resent = 0;
       busy("");
       if (form) {
-        form.reset();
+        clearSent(form);
         clearFilterOf(form);
       }
       target.querySelectorAll("[data-preview]").forEach(function (box) {
@@ -610,6 +648,71 @@
   document.addEventListener("input", figuresOf);
   document.addEventListener("change", figuresOf);
 
+  // -- The result as text to paste ---------------------------------------------------------
+  // Copy (data-copy="<the field's id>") copies the field's text through the clipboard API
+  // where the page may use it (HTTPS, localhost). Phones open the app over plain HTTP on the
+  // LAN, where the API is missing: there the text is selected and the browser's copy command
+  // copies it, and should that fail too, the text stays selected for the player to copy.
+  // What was done is said in data-copy-said's element, in the page's language. Share
+  // (data-share) opens the browser's share sheet and shows only where there is one. Both are
+  // hidden without the script (data-needs-script), which leaves the field's text to select.
+  function showResultTools() {
+    document.querySelectorAll("[data-copy]").forEach(function (button) {
+      var tools = button.closest("[data-needs-script]");
+      if (tools) {
+        tools.removeAttribute("hidden");
+      }
+    });
+    if (navigator.share) {
+      document.querySelectorAll("[data-share]").forEach(function (button) {
+        button.removeAttribute("hidden");
+      });
+    }
+  }
+
+  function sayCopied(button, which) {
+    var said = document.getElementById(button.getAttribute("data-copy-said"));
+    if (said) {
+      said.textContent = said.getAttribute("data-" + which) || "";
+    }
+  }
+
+  function selectAndCopy(field, button) {
+    field.focus();
+    field.select();
+    field.setSelectionRange(0, field.value.length); // (iOS selects nothing by select() alone)
+    var copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch (error) {
+      copied = false;
+    }
+    sayCopied(button, copied ? "copied" : "selected");
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy], [data-share]");
+    if (!button) {
+      return;
+    }
+    var copy = button.hasAttribute("data-copy");
+    var field = document.getElementById(button.getAttribute(copy ? "data-copy" : "data-share"));
+    if (!field) {
+      return;
+    }
+    if (!copy) {
+      navigator.share({text: field.value}).catch(function () {}); // closed without sharing
+    } else if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(field.value).then(function () {
+        sayCopied(button, "copied");
+      }, function () {
+        selectAndCopy(field, button);
+      });
+    } else {
+      selectAndCopy(field, button);
+    }
+  });
+
   // The table display follows the table to the next game the host starts with the same
   // players: when its panel comes to name the new table's display (it did not when the
   // page was opened: a finished game's result opened later stays), the page opens it.
@@ -624,9 +727,63 @@
     nextGameKnown = Boolean(next);
   }
 
+  // -- The table clock (table/_clock.html) ------------------------------------------------
+  // The panel brings each player's time as of the server's moment (data-clock-at); a
+  // running one counts on from when it arrived. Every update brings the server's figures
+  // again, so a screen is never further off than one update's way. A phone buzzes once as
+  // its own bank falls below the warning (where the browser can, as for "your turn").
+  var clockFrom = { at: null, since: 0 };
+  var clockWarned = false;
+
+  function clockText(ms) {
+    var seconds = Math.floor(Math.abs(ms) / 1000);
+    var hours = Math.floor(seconds / 3600);
+    var minutes = Math.floor(seconds % 3600 / 60);
+    var rest = seconds % 60;
+    var shown = (hours ? hours + ":" + String(minutes).padStart(2, "0") : String(minutes)) +
+      ":" + String(rest).padStart(2, "0");
+    return ms <= -1000 ? "\u2212" + shown : shown;
+  }
+
+  function tickClock() {
+    var clock = document.querySelector(".clock[data-clock-at]");
+    if (!clock) {
+      return;
+    }
+    if (clock.getAttribute("data-clock-at") !== clockFrom.at) {
+      clockFrom = { at: clock.getAttribute("data-clock-at"), since: Date.now() };
+    }
+    var down = clock.getAttribute("data-clock-counts") === "down";
+    var warning = clock.hasAttribute("data-clock-warn-ms") ?
+      Number(clock.getAttribute("data-clock-warn-ms")) : null;
+    var passed = Date.now() - clockFrom.since;
+    clock.querySelectorAll(".clock-time[data-running]").forEach(function (time) {
+      var from = Number(time.getAttribute("data-clock-ms"));
+      var ms = down ? from - passed : from + passed;
+      time.textContent = clockText(ms);
+      var player = time.closest(".clock-player");
+      if (!down || !player) {
+        return;
+      }
+      var low = warning !== null && ms < warning;
+      player.classList.toggle("over", ms < 0);
+      player.classList.toggle("warn", low && ms >= 0);
+      if (player.classList.contains("clock-own")) {
+        if (low && !clockWarned && tapped && navigator.vibrate) {
+          navigator.vibrate(200);
+        }
+        clockWarned = low;
+      }
+    });
+  }
+
+  setInterval(tickClock, 250);
+
   document.addEventListener("htmx:afterSettle", function () {
+    tickClock();
     followNextGame();
     filterLists();
+    showResultTools();
     updateFigures(document);
     markPreviewed();
     followTurn();
@@ -661,6 +818,7 @@
     keepEntries();
     followNextGame();
     filterLists();
+    showResultTools();
     updateFigures(document);
     settingUp();
     followTurn();

@@ -53,6 +53,11 @@ def setup_rng(seed: int) -> random.Random:
     return random.Random(f"{seed}:setup")
 
 
+def first_player_rng(seed: int) -> random.Random:
+    """The generator of the first player picked at random when the game starts."""
+    return random.Random(f"{seed}:first player")
+
+
 def action_rng(seed: int, index: int) -> random.Random:
     """The generator of the index-th action in effect: an undone draw made again comes
     out the same."""

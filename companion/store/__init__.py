@@ -22,12 +22,13 @@ from .connections import (close_pooled_connections, database_answers,
 from .loading import at_least, cache, database_name, find_version, latest, load
 from . import history, saved
 from .saved import Named
-from .reads import actions_in_effect, actions_since, events, free_code, sent_action
+from .reads import (actions_in_effect, actions_since, clock_log, events, free_code,
+                    sent_action)
 from .writing import (WRITE_RETRIES, Change, NewTable, Written, busy, create_table,
                       import_tables, write)
 
 __all__ = ["WRITE_RETRIES", "Change", "Named", "NewTable", "Written", "actions_in_effect",
-           "actions_since", "at_least", "busy", "cache", "close_pooled_connections",
+           "actions_since", "at_least", "busy", "cache", "clock_log", "close_pooled_connections",
            "create_table", "database_answers",
            "database_name", "events", "find_version", "free_code", "history",
            "import_tables", "latest", "load", "release_session_connection", "saved",

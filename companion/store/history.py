@@ -86,6 +86,15 @@ def created_at(table_id: int) -> datetime:
                                   .where(TABLES.c.id == table_id)).scalar_one()
 
 
+def started_at(table_id: int) -> datetime:
+    """When the table's game was dealt; for a game dealt before that was kept, when its
+    table was created."""
+    with read_connection() as connection:
+        row = connection.execute(select(TABLES.c.started_at, TABLES.c.created_at)
+                                 .where(TABLES.c.id == table_id)).one()
+    return row.started_at or row.created_at
+
+
 @dataclass(frozen=True)
 class Whole:
     """Every column of a table's row, of its players' (in seat order) and of its events

@@ -63,7 +63,8 @@ def load(table_id: int, known: Snapshot | None = None) -> Snapshot:
         id=row.id, code=row.code, game=row.game, status=row.status, version=row.version,
         moves=row.moves, seed=row.seed, options=row.options, first_player=row.first_player,
         finished_at=row.finished_at, next_code=row.next_code,
-        host_token_hash=row.host_token_hash, players=players,
+        host_token_hash=row.host_token_hash, players=players, clock=row.clock,
+        started_at=row.started_at,
         state=row.state if row.status != "lobby" else None,
         recent=tuple(log_entries(newest, undone, notes)),
         in_effect=tuple(InEffect(e.seq, e.actor, e.reveal)

@@ -21,7 +21,7 @@ BY_CODE = select(TABLES.c.id, TABLES.c.version).where(TABLES.c.code == bindparam
 VERSION = select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id"))
 ROW = select(*(TABLES.c[name] for name in (
     "id", "code", "game", "status", "version", "moves", "seed", "options", "first_player",
-    "finished_at", "next_code", "host_token_hash", "state"))).where(
+    "finished_at", "next_code", "host_token_hash", "state", "clock", "started_at"))).where(
     TABLES.c.id == bindparam("table_id"))
 SEATS = select(*(PLAYERS.c[name] for name in (
     "id", "seat", "name", "name_key", "local", "token_hash", "rejoin_code_hash",
@@ -30,6 +30,12 @@ SEATS = select(*(PLAYERS.c[name] for name in (
 # The whole log without its notes and actions: what is in effect, what was undone.
 LOG_OUTLINE = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.reveal,
                      EVENTS.c.undoes, EVENTS.c.version, EVENTS.c.at).where(
+    EVENTS.c.table_id == bindparam("table_id"),
+    EVENTS.c.version <= bindparam("version")).order_by(EVENTS.c.seq)
+# What the table clock reads of the log: each event's time and kind, and who it leaves
+# awaited.
+CLOCK_LOG = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.undoes,
+                   EVENTS.c.awaiting, EVENTS.c.at).where(
     EVENTS.c.table_id == bindparam("table_id"),
     EVENTS.c.version <= bindparam("version")).order_by(EVENTS.c.seq)
 NOTES = select(EVENTS.c.seq, EVENTS.c.notes).where(
@@ -92,6 +98,13 @@ def sent_action(table_id: int, actor_key: str, action_id: str) -> tuple[int, int
         row = connection.execute(SENT, {"table_id": table_id, "actor_key": actor_key,
                                         "action_id": action_id}).first()
     return (row[0], row[1], row[2]) if row else None
+
+
+def clock_log(table_id: int, version: int) -> Sequence[Row]:
+    """The log up to `version` as the table clock reads it, oldest first (`event.at`,
+    `event.awaiting`, ...)."""
+    with read_connection() as connection:
+        return connection.execute(CLOCK_LOG, {"table_id": table_id, "version": version}).all()
 
 
 def events(table_id: int) -> Sequence[Row]:

@@ -141,7 +141,7 @@ def _commit(connection: Connection, before: Snapshot, change: Change) -> tuple[i
     for offset, event in enumerate(change.events, start=1):
         connection.execute(INSERT_EVENT, {
             "action": None, "notes": [], "reveal": False, "undoes": None, "action_id": None,
-            **event, "table_id": before.id, "seq": before.last_seq + offset,
+            "awaiting": None, **event, "table_id": before.id, "seq": before.last_seq + offset,
             "version": version, "at": at})
     for player_id in change.remove_seats:
         connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))

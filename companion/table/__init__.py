@@ -2,6 +2,7 @@
 
 - `checks`: the sentence for a refused request, and the envelope around an action;
 - `read`: finding a table and viewing it as one viewer may;
+- `result_text`: a finished table's result as plain text to paste;
 - `seating`: creating a table, seating its players, playing again;
 - `moves`: starting, acting, previewing and undoing.
 

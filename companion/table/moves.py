@@ -23,15 +23,16 @@ from ..auth import Viewer
 from ..errors import CompanionError, bad_request, conflict, forbidden, illegal
 from ..games import GAMES, Game
 from ..games.engine import IllegalAction
-from ..games.replay import action_rng, replay, seat_order, setup_rng
+from ..games.replay import action_rng, first_player_rng, replay, seat_order, setup_rng
 from ..models import utcnow
 from ..snapshots import UNDO_TAIL, Snapshot
 from ..store import Change
 from ..i18n import messages
 from .checks import read_envelope, validation_message
+from .clock import awaiting
 from .notes import ended_line
 from .read import names_of, seated, summary, view
-from .seating import require_host, require_lobby
+from .seating import AT_RANDOM, picked_event, require_host, require_lobby
 
 SEED_MAX = 2**63 - 1
 ENDED = lazy_gettext("The host ended this table before the game was over.")
@@ -57,7 +58,8 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
           seed: Any = None) -> Snapshot:
     """Deal the game. The server draws the seed: a host who chose it could work out every
     shuffle, so a seed sent is refused unless the server runs with test seeds (for the
-    tests and benchmarks only)."""
+    tests and benchmarks only). `first_player` "random" has the seed pick one seated
+    player to start, named in a public line of the log."""
     require_host(viewer)
     engine = GAMES[table.game]
     if seed is not None and not current_app.config.get("TEST_SEEDS"):
@@ -66,8 +68,9 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
                              or not 0 <= seed <= SEED_MAX):
         raise bad_request(lazy_gettext("The seed is a whole number from 0 to %(most)s.",
                                        most=SEED_MAX))
-    if first_player is not None and (not isinstance(first_player, int)
-                                     or isinstance(first_player, bool)):
+    at_random = first_player == AT_RANDOM
+    if first_player is not None and not at_random and (not isinstance(first_player, int)
+                                                       or isinstance(first_player, bool)):
         raise bad_request(lazy_gettext("first_player is a player id."))
     seed = secrets.randbelow(SEED_MAX) if seed is None else seed
 
@@ -79,7 +82,13 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
                 "%(game)s needs %(least)s to %(most)s players; %(count)s joined.",
                 game=lazy_gettext(engine.title), least=engine.min_players,
                 most=engine.max_players, count=count))
-        first = first_player if first_player is not None else before.first_player
+        events: list[dict] = []
+        first: int | None
+        if at_random:  # from the seed the server drew (or the test's seed)
+            first = first_player_rng(seed).choice([p.id for p in before.players])
+            events.append(picked_event(first, engine.first_player_role, viewer.actor_key))
+        else:
+            first = first_player if first_player is not None else before.first_player
         if first is not None:
             seated(before, first)
         try:
@@ -93,7 +102,7 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
             raise rules_refusal(exc) from None
         return Change(row={"status": "playing", "seed": seed, "first_player": order[0],
                            "options": options.model_dump(mode="json"), "state": state,
-                           "moves": 0})
+                           "moves": 0, "started_at": utcnow()}, events=events)
 
     return store.write(table, begin).table
 
@@ -203,7 +212,8 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
                      "action": action.model_dump(mode="json"),
                      "notes": [n.to_json() for n in notes],
                      "reveal": any(n.reveal for n in notes),
-                     "action_id": envelope.action_id}])
+                     "action_id": envelope.action_id,
+                     "awaiting": awaiting(engine, state, finished)}])
 
     written = store.write(table, apply, envelope.action_id, viewer.actor_key)
     if written.seq is None:
@@ -315,11 +325,13 @@ def undo(table: Snapshot, viewer: Viewer, steps: Any = 1, version: Any = None) -
         if any(event.reveal for event in taken):
             raise illegal(lazy_gettext("That would take back a move that revealed something "
                                        "secret, and undo never goes back past a reveal."))
+        state = replay_table(before, effective[:-steps])
+        awaited = awaiting(GAMES[before.game], state, False)
         return Change(
-            row={"state": replay_table(before, effective[:-steps]),
+            row={"state": state,
                  "moves": before.moves - steps, "status": "playing", "finished_at": None},
             events=[{"kind": "undo", "actor": viewer.player_id, "actor_key": viewer.actor_key,
-                     "undoes": event.seq} for event in reversed(taken)])
+                     "undoes": event.seq, "awaiting": awaited} for event in reversed(taken)])
 
     return store.write(table, take_back).table
 
@@ -343,6 +355,6 @@ def end(table: Snapshot, viewer: Viewer, version: Any = None) -> Snapshot:
             raise conflict(ENDED)
         return Change(row={"status": "ended"},
                       events=[{"kind": "end", "actor": None, "actor_key": viewer.actor_key,
-                               "notes": [ended_line().to_json()]}])
+                               "notes": [ended_line().to_json()], "awaiting": []}])
 
     return store.write(table, stop).table

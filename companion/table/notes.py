@@ -11,9 +11,10 @@ from ..games import GAMES
 from ..games.engine import Note
 from ..games.messages import NAME_PLACEHOLDER, message, text_from_json
 from ..games.replay import replayed_lines, seat_order
-from .seating import rejoin_line
+from .seating import picked_in, picked_line, rejoin_line
 
 SOMEONE_REJOINED = Note(message("The host gave a seat to a new phone."))
+SOMEONE_PICKED = Note(message("A player was picked at random to start."))
 
 
 def rejoin_notes(notes: list[dict], local_of: dict[int, bool]) -> list[dict]:
@@ -27,6 +28,16 @@ def rejoin_notes(notes: list[dict], local_of: dict[int, bool]) -> list[dict]:
         if player in local_of and text == rejoin_line(player, local_of[player]).text:
             return [rejoin_line(player, local_of[player]).to_json()]
     return [SOMEONE_REJOINED.to_json()]
+
+
+def pick_notes(notes: list[dict], seated: set[int], role: str) -> list[dict]:
+    """A random pick's line as a message: the line naming its player when the stored one
+    does (and the player is at the table), else the line that says the same without the
+    name."""
+    player = picked_in(notes)
+    if player is not None and player in seated:
+        return [picked_line(player, role).to_json()]
+    return [SOMEONE_PICKED.to_json()]
 
 
 def rebuilt(game: str, seats: list[int], first_player: int | None, options: dict,

@@ -18,6 +18,7 @@ from ..jsontext import OPTIONS
 from ..snapshots import Seat, Snapshot
 from ..store.loading import log_entries
 from ..i18n import messages
+from . import clock
 
 
 def normalise_code(code: str) -> str:
@@ -77,7 +78,8 @@ def view(table: Snapshot, viewer: Viewer) -> dict:
         "status": table.status, "version": table.version, "options": table.options,
         "players": shared["players"], "you": you, "host": viewer.is_host,
         "turn": shared["turn"], "waiting_for": shared["waiting_for"], "state": None,
-        "private": None, "actions": [], "result": shared["result"],
+        "private": None, "actions": [], "clock": clock.view_of(table),
+        "result": shared["result"],
     }
     state = table.state
     if state is None:
@@ -127,6 +129,10 @@ def _shared_view(table: Snapshot) -> dict:
         shared.update(
             turn=engine.turn(state), waiting_for=engine.waiting_for(state),
             result=messages.render_deep(outcome.to_json(), names_of(table)) if outcome else None)
+        used = clock.used_at_the_end(table) if outcome else None
+        if used is not None:
+            for standing in shared["result"]["standings"]:
+                standing["time_ms"] = used.get(standing["player"], 0)
     return shared
 
 

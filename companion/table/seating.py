@@ -15,12 +15,13 @@ from ..auth import Viewer, hash_rejoin_code, hash_token, new_token
 from ..errors import bad_request, conflict, forbidden, illegal, not_found
 from ..games import GAMES, Game
 from ..games.engine import Note
-from ..games.messages import Player, message
+from ..games.messages import Message, Player, message, text_from_json
 from ..models import utcnow
 from ..snapshots import Seat, Snapshot
 from ..store import Change, NewTable
 from ..store.reads import CODE_LETTERS
 from .checks import validation_message
+from .clock import setting_of
 from .read import find, seated
 
 NAME_MAX = 24
@@ -65,9 +66,10 @@ def save_defaults(engine: Game, options: Any) -> None:
     store.saved.save_defaults(engine.id, validate_options(engine, options))
 
 
-def create_table(game_id: Any, options: Any) -> tuple[str, str]:
+def create_table(game_id: Any, options: Any, clock: Any = None) -> tuple[str, str]:
     """A new table in its lobby, its code and host token; options not given take this
-    server's saved defaults, then the game's own."""
+    server's saved defaults, then the game's own. `clock`: the table clock's setting
+    (None: no clock)."""
     engine = GAMES.get(game_id) if isinstance(game_id, str) else None
     if engine is None:
         raise bad_request(lazy_gettext("Pick one of the games: %(games)s.",
@@ -75,9 +77,10 @@ def create_table(game_id: Any, options: Any) -> tuple[str, str]:
     if isinstance(options, dict):
         options = {**saved_defaults(engine), **options}
     chosen = validate_options(engine, options)
+    clock_setting = setting_of(clock)
     token = new_token()
     named = chosen.get(engine.saved_by) if engine.saved_by else None
-    code = store.create_table({"game": engine.id, "options": chosen,
+    code = store.create_table({"game": engine.id, "options": chosen, "clock": clock_setting,
                                "host_token_hash": hash_token(token)},
                               named=store.Named(engine.id, named, chosen) if named else None)
     return code, token
@@ -200,6 +203,68 @@ def choose_first(table: Snapshot, viewer: Viewer, player_id: int) -> Snapshot:
         return Change(row={"first_player": seated(before, player_id).id})
 
     return store.write(table, choose).table
+
+
+# The value of `first_player` that asks the server to pick one seated player.
+AT_RANDOM = "random"
+
+
+def picked_message(player_id: int, role: str) -> Message:
+    """The log's line naming the player picked at random to start, with what the game's
+    first player does ("deals first", a word of the box: box_labels.py)."""
+    return message("Picked at random: %(player)s (%(role)s).", player=Player(player_id),
+                   role=Message(role))
+
+
+PICKED = picked_message(0, "").id
+
+
+def picked_line(player_id: int, role: str) -> Note:
+    return Note(picked_message(player_id, role))
+
+
+def picked_event(player_id: int, role: str, actor_key: str) -> dict:
+    """The public event of a random pick, which no undo takes back."""
+    return {"kind": "pick", "actor": None, "actor_key": actor_key,
+            "notes": [picked_line(player_id, role).to_json()]}
+
+
+def picked_in(notes: list[dict]) -> int | None:
+    """The player a pick's stored line names (None if it is not a pick's line)."""
+    for note in notes:
+        text = text_from_json(note.get("text", ""))
+        if isinstance(text, Message) and text.id == PICKED:
+            player = text.params.get("player")
+            return player.id if isinstance(player, Player) else None
+    return None
+
+
+def pick_first_at_random(table: Snapshot, viewer: Viewer) -> Snapshot:
+    """The host's "Pick at random" in the lobby: the server picks one seated player (its
+    own generator, never the client's) to start, and the log says whom."""
+    require_host(viewer)
+    role = GAMES[table.game].first_player_role
+
+    def pick(before: Snapshot) -> Change:
+        require_lobby(before)
+        if not before.players:
+            raise conflict(lazy_gettext("Nobody is seated yet, so there is nobody to pick."))
+        chosen = secrets.choice(before.players).id
+        return Change(row={"first_player": chosen},
+                      events=[picked_event(chosen, role, viewer.actor_key)])
+
+    return store.write(table, pick).table
+
+
+def random_pick(table: Snapshot) -> list[dict] | None:
+    """In the lobby, the stored line of the random pick that chose the player now set to
+    start (None when the host chose that player, or nobody)."""
+    if table.status != "lobby" or table.first_player is None:
+        return None
+    last = next((entry for entry in reversed(table.recent) if entry.kind == "pick"), None)
+    if last is None or picked_in(last.notes) != table.first_player:
+        return None
+    return list(last.notes)
 
 
 def rejoin(table: Snapshot, viewer: Viewer, player_id: int,
@@ -338,7 +403,7 @@ def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
                                         "screen."))
         codes.append(store.free_code())
         return Change(row={"next_code": codes[-1]}, new_table=NewTable(
-            {"code": codes[-1], "game": table.game, "options": options,
+            {"code": codes[-1], "game": table.game, "options": options, "clock": table.clock,
              "host_token_hash": hash_token(token), "status": "lobby", "version": 0},
             [{"seat": p.seat, "name": p.name, "name_key": p.name_key, "local": p.local,
               "token_hash": hash_token(new_token())} for p in before.players]),

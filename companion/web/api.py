@@ -9,7 +9,7 @@ from .. import live
 from ..auth import bearer_viewer
 from ..errors import CompanionError, bad_request
 from ..extensions import csrf, limiter
-from ..table import moves, read, seating
+from ..table import bg_stats, clock, moves, read, seating
 from . import contract, links
 from .contract import A_VIEW, described, sent, whole_numbers
 from .live_stream import event_stream
@@ -53,7 +53,8 @@ def openapi_document():
     "type": "object", "required": ["code", "host_token", "join_url"]})
 def create_table():
     data = sent(contract.CreateTable, body())
-    code, token = seating.create_table(data.game, data.options)
+    code, token = seating.create_table(
+        data.game, data.options, data.clock.model_dump(mode="json") if data.clock else None)
     return jsonify(code=code, host_token=token, join_url=links.join_url(code)), 201
 
 
@@ -114,11 +115,35 @@ def undo(code: str):
     return jsonify(read.view(moves.undo(table, viewer), viewer))
 
 
+@bp.post("/tables/<code>/clock")
+@described("Pause or resume the table clock (host)", body=contract.PauseClock, answer=A_VIEW,
+           description=("Each pause and resume is a public line of the log, which no undo "
+                        "takes back. 409 `conflict` for a table without a clock, before the "
+                        "start, after the end, or when the clock is already as asked."))
+def pause_clock(code: str):
+    table, viewer = table_and_viewer(code)
+    data = sent(contract.PauseClock, body())
+    return jsonify(read.view(clock.pause(table, viewer, data.paused), viewer))
+
+
 @bp.get("/tables/<code>/log")
 @described("The log as the caller may read it", errors=(401, 404))
 def log(code: str):
     table, viewer = table_and_viewer(code)
     return jsonify(events=read.log(table, viewer))
+
+
+@bp.get("/tables/<code>/bgstats")
+@described("The finished play as BG Stats imports it", errors=(401, 404, 409), answer={
+    "type": "object", "required": ["sourceName", "sourcePlayId", "playDate", "durationMin",
+                                   "game", "players", "comments"]}, description=(
+    "The JSON of BG Stats' createPlay link (https://app.bgstatsapp.com/createPlay.html?data= "
+    "and this JSON, URL-encoded): every player's `winner`, one `startPlayer`, ranks as "
+    "places, `score` unless the game's `noPoints`, `comments` in the caller's language. "
+    "409 before the end."))
+def bgstats(code: str):
+    table, _ = table_and_viewer(code)
+    return jsonify(bg_stats.play(table))
 
 
 @bp.post("/tables/<code>/players/<int:player_id>/remove")

@@ -8,14 +8,15 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Optional, Self, TypeVar
+from typing import Any, Callable, Literal, Optional, Self, TypeVar, Union
 
 from flask import Flask, current_app, request
-from pydantic import (BaseModel, ConfigDict, Field, StrictInt, ValidationError,
+from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError,
                       field_validator)
 
 from ..errors import bad_request
 from ..games import GAMES
+from ..games.clock import ClockSetting
 from ..table.checks import Envelope, validation_message
 from ..table.moves import SEED_MAX
 from ..table.seating import NAME_MAX, clean_name
@@ -66,6 +67,7 @@ class Body(BaseModel):
 class CreateTable(Body):
     game: Literal[tuple(GAMES)]  # type: ignore[valid-type]
     options: dict[str, Any] = Field(default_factory=dict)
+    clock: Optional[ClockSetting] = None
 
     @classmethod
     def parse(cls, data: dict) -> Self:
@@ -83,6 +85,7 @@ class CreateTable(Body):
         """One body per game, told apart by `game`: its options are the game's own
         (validated by the game's model when the table is made), each one optional."""
         mapping = {}
+        clock = model_schema(cls, components)["properties"]["clock"]
         for engine in GAMES.values():
             options = model_schema(engine.Options, components, f"{engine.id}.")
             options.pop("required", None)
@@ -92,7 +95,7 @@ class CreateTable(Body):
             components[name] = {
                 "type": "object", "title": f"Create a table of {engine.id}",
                 "properties": {"game": {"const": engine.id},
-                               "options": ref(f"{engine.id}.Options")},
+                               "options": ref(f"{engine.id}.Options"), "clock": clock},
                 "required": ["game"], "additionalProperties": False}
             mapping[engine.id] = SCHEMAS + name
         return {"oneOf": [{"$ref": target} for target in mapping.values()],
@@ -132,11 +135,18 @@ class JoinTable(Body):
 
 
 class StartTable(Body):
-    first_player: Optional[StrictInt] = Field(None, description="Defaults to seat 0.")
+    first_player: Optional[Union[StrictInt, Literal["random"]]] = Field(None, description=(
+        "A seated player's id, or \"random\": the server picks one seated player (from "
+        "the table's seed, never from the client) and a public line of the log names who. "
+        "Defaults to the player the host chose in the lobby, else seat 0."))
     seed: Optional[StrictInt] = Field(None, ge=0, le=SEED_MAX, description=(
         "Fixes every shuffle and random assignment. Refused (400, \"This server chooses "
         "the shuffle.\") unless the server runs with COMPANION_TEST_SEEDS=on, for tests "
         "and benchmarks; otherwise the server draws the seed."))
+
+
+class PauseClock(Body):
+    paused: StrictBool = Field(description="true: pause the clock; false: resume it.")
 
 
 class Reorder(Body):
@@ -231,6 +241,7 @@ VIEW = {"type": "object", "required": ["code", "game", "status", "version", "pla
                        "status": {"enum": ["lobby", "playing", "finished", "ended"]},
                        "version": {"type": "integer"},
                        "players": {"type": "array", "items": {"type": "object"}},
+                       "clock": {"type": ["object", "null"]},
                        "actions": {"type": "array", "items": {"type": "object"}}}}
 A_VIEW = ref("View")
 PATH_PARAMETERS = {

@@ -12,7 +12,7 @@ from ..extensions import count_missed_lookup, limiter
 from ..games import GAMES
 from ..snapshots import Seat, Snapshot
 from ..table import read, seating
-from . import options_form
+from . import clock_form, options_form
 
 bp = Blueprint("lobby", __name__)
 
@@ -69,7 +69,9 @@ def options_page(engine, status: int = 200, **context):
     saved = seating.saved_defaults(engine)
     named = seating.saved_by_name(engine)
     offered = {engine.saved_by: seating.names_seen(engine)} if engine.saved_by else {}
+    clock_fields = clock_form.form_values(context.pop("clock_typed", None))
     return render_template("lobby/new.html", engine=engine, saved=saved, box=engine.box_data(),
+                           clock_fields=clock_fields,
                            fields=options_form.fields(engine, saved, context.pop("chosen", None),
                                                       offered),
                            named=named[:NAMED_SHOWN], folder=engine.folder, **context), status
@@ -96,10 +98,12 @@ def create(game_id: str):
     try:
         chosen = options_form.read(engine, request.form, saved)
         options_form.check(engine, chosen, saved)
-        code, token = seating.create_table(game_id, chosen)
+        code, token = seating.create_table(game_id, chosen,
+                                           clock_form.from_form(request.form))
     except CompanionError as error:
         return options_page(engine, error.status, error=error,
-                            chosen=options_form.typed(engine, request.form, saved))
+                            chosen=options_form.typed(engine, request.form, saved),
+                            clock_typed=request.form)
     return hosted(code, token)
 
 

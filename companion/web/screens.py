@@ -18,7 +18,8 @@ from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..games import GAMES
 from ..snapshots import Snapshot
 from ..table import moves, read, seating
-from . import entry_checks, links, options_form, public_part
+from ..table.result_text import result_text
+from . import entry_checks, languages, links, options_form, public_part
 from .form_actions import form_action
 from .errors import error_answer
 from .lobby import set_cookie
@@ -79,18 +80,27 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
         "public": public, "folder": GAMES[table.game].folder, "templates": templates,
         "error": error, "second_look": second_look,
         "first_player_role": GAMES[table.game].first_player_role,
+        "picked": picked_line(table, viewer, names),
         "log": read.log(table, viewer, limit=LOG_LINES, html=True, newest_first=True),
         "can_undo": moves.can_undo(table, viewer),
         "action_id": secrets.token_urlsafe(12),
         "join_url": links.join_url(table.code) if table.status == "lobby" else None,
         "display_url": links.display_url(table.code) if screen == "host" else None,
         "chart": records.score_chart(table) if table.status == "finished" else None,
+        "result_text": (result_text(table, languages.regional())
+                        if table.status == "finished" else None),
         "catalogue": remembered_entries(table, view["actions"]),
         "settled_by_count": (options_form.settled_by_count(GAMES[table.game], table.options,
                                                            len(table.players))
                              if table.status == "lobby" else []),
         **phoneless_steps(table, view, screen),
     }
+
+
+def picked_line(table: Snapshot, viewer: Viewer, names: dict[int, str]) -> str | None:
+    """In the lobby, the log's line of the random pick that chose who starts, if one did."""
+    notes = seating.random_pick(table)
+    return read.summary(notes, viewer, names, html=True) if notes else None
 
 
 def phoneless_steps(table: Snapshot, view: dict, screen: str) -> dict:
@@ -432,6 +442,11 @@ def remove_player(code: str):
 @bp.post("/first")
 def choose_first(code: str):
     return host_change(code, lambda t, v: seating.choose_first(t, v, player_id_from_form()))
+
+
+@bp.post("/first/random")
+def pick_first(code: str):
+    return host_change(code, seating.pick_first_at_random)
 
 
 @bp.post("/start")

@@ -5,12 +5,14 @@ The screens: home, the new-table form of every game, the join form, the rejoin p
 games, a history page, an error page, the table display, a rejoin's confirmation and code,
 the privacy cover of a player without a phone, and the phone and host screens of every
 game in the lobby, mid-game (a few bot moves through the API) and at the end (bot moves to
-the end).
+the end), and the result's text once copied.
 axe is injected with add_script_tag, which the Content Security Policy (script-src 'self')
 would block, so these pages open in a context that bypasses CSP; no page sets inline styles,
 so nothing looks different for it. The other browser tests keep the CSP.
 """
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -158,6 +160,24 @@ def test_axe_finds_nothing_serious_on_the_phone_and_host_screens(site, axe_conte
     assert not found, "\n".join(found)
 
 
+def test_axe_finds_nothing_serious_on_the_result_text_once_copied(site, axe_context):
+    """The result's text field, its Copy (and Share, where the browser has a share sheet)
+    and what Copy said, on a phone and on the table display."""
+    table = site.tables["go-big", "end"]
+    page = axe_context.new_page()
+    axe_context.add_cookies(site.cookies(table, table.tokens["Ann"]))
+    found = []
+    for name, path, viewport in (("phone", f"/t/{table.code}", PHONE),
+                                 ("table display", f"/d/{table.code}", TV)):
+        page.set_viewport_size(viewport)
+        page.goto(site.url + path)
+        page.get_by_role("button", name="Copy").click()
+        expect(page.locator("#result-text-said")).not_to_be_empty()
+        found += axe(page, f"go-big end {name}, its result copied")
+    page.close()
+    assert not found, "\n".join(found)
+
+
 @pytest.mark.parametrize("language", [language for language in SHIPPED if language != DEFAULT])
 def test_axe_finds_nothing_serious_in_every_language(site, axe_context, language):
     """Every game's phone, host screen and table display mid-game and at the end, and the
@@ -251,6 +271,25 @@ def test_axe_finds_nothing_serious_on_a_sheet_of_bids(site, axe_context):
     expect(page.locator(".tricks-off")).to_be_visible()
     found += check(page, f"{site.url}/t/{table.code}/host", "bids host, tricks off", HOST)
     found += check(page, f"{site.url}/d/{table.code}", "bids display, tricks off", TV)
+    page.close()
+    assert not found, "\n".join(found)
+
+
+def test_axe_finds_nothing_serious_on_the_table_clock(site, axe_context):
+    """A bank running short (amber) on the awaited phone, the others' small, the host's
+    Pause, the paused clock and the table display's."""
+    api = Api(client=site.app.test_client())
+    table = api.table("go-big", clock={"mode": "bank", "bank_seconds": 60,
+                                       "increment_seconds": 5, "warn_seconds": 600})
+    axe_context.add_cookies(site.cookies(table, site.awaited_token(table)))
+    page = axe_context.new_page()
+    found = check(page, f"{site.url}/t/{table.code}", "clock, phone")
+    expect(page.locator(".clock-own")).to_have_class(re.compile(r"\bwarn\b"))
+    found += check(page, f"{site.url}/t/{table.code}/host", "clock, host", HOST)
+    page.get_by_role("button", name="Pause the clock").click()
+    expect(page.get_by_role("button", name="Resume the clock")).to_be_visible()
+    found += axe(page, "clock, host, paused")
+    found += check(page, f"{site.url}/d/{table.code}", "clock, display", TV)
     page.close()
     assert not found, "\n".join(found)
 

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.support.api import Api
-from tests.support.browser import SOON, Taps, host_screen, screenshot, seat_phone
+from tests.support.browser import SOON, SlowAnswers, Taps, host_screen, screenshot, seat_phone
 
 WINGSPAN = ["Birds", "Bonus cards", "End-of-round goals", "Eggs", "Food on cards",
             "Tucked cards"]
@@ -17,9 +17,13 @@ TV = (1920, 1080)
 
 
 def enter_row(phone, scores: dict) -> None:
+    """Types a row and enters it, and waits for the answer: the update pushed on the stream
+    may show the entry first, and the next row must not be typed into a form the answer
+    then changes."""
     for category, value in scores.items():
         phone.get_by_label(category, exact=True).fill(str(value))
     phone.get_by_role("button", name=re.compile(r"^Enter round|^Change my entry")).click()
+    expect(phone.locator("form.htmx-request")).to_have_count(0)
 
 
 def test_a_wingspan_sheet_entered_in_secret_on_three_phones_and_revealed_on_the_display(
@@ -62,6 +66,27 @@ def test_a_wingspan_sheet_entered_in_secret_on_three_phones_and_revealed_on_the_
             "Ann and Ben tied on 87; Ann wins on Birds, 32 to 28.", timeout=SOON)
     expect(phones["Cat"].locator(".standings tbody tr").first).to_contain_text("Ann")
     screenshot(phones["Ben"], "score-sheet-phone-result")
+
+
+def test_a_correction_typed_before_the_entry_is_answered_is_kept(live_server, new_phone):
+    api = Api(live_server.local_url, app=live_server.app)
+    table = api.table("score-sheet", players=("Ann", "Ben"), options={
+        "name": "Wingspan", "rounds": 2, "categories": WINGSPAN, "secret": True})
+    ann = seat_phone(new_phone, live_server.url, table, "Ann")
+    answers = SlowAnswers(ann, live_server)
+    for category, value in zip(WINGSPAN, [32, 8, 5, 11, 6, 25]):
+        ann.get_by_label(category, exact=True).fill(str(value))
+    ann.get_by_role("button", name="Enter round 1").click()
+    # The pushed update shows the entry before the answer to the move arrives, and Ann
+    # starts correcting it.
+    expect(ann.locator(".private")).to_contain_text("87")
+    ann.get_by_label("Birds", exact=True).fill("33")
+    answers.release()
+    expect(ann.locator("form.htmx-request")).to_have_count(0)
+    expect(ann.get_by_label("Birds", exact=True)).to_have_value("33")
+    expect(ann.get_by_label("Eggs", exact=True)).to_have_value("11")
+    ann.get_by_role("button", name="Change my entry").click()
+    expect(ann.locator(".private")).to_contain_text("88")
 
 
 def test_a_golf_sheet_the_host_enters_as_the_scorer_lowest_wins(live_server, new_phone):

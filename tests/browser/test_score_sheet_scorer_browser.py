@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.support.api import Api
-from tests.support.browser import TAP, Taps, host_screen, screenshot
+from tests.support.browser import TAP, SlowAnswers, Taps, host_screen, screenshot
 
 
 def golf_for_three(live_server):
@@ -22,26 +22,6 @@ def open_entry(table, name: str):
     view = table.view(table.host)
     seat = next(s for s in view["state"]["seats"] if s["player"] == table.ids[name])
     return next((row["scores"] for row in seat["rows"] if row.get("open")), None)
-
-
-class SlowAnswers:
-    """The answers to the screen's moves held back until released, as on a busy Wi-Fi,
-    where the update pushed on the stream often arrives before the move's own answer."""
-
-    def __init__(self, page, server):
-        self.held = []
-        self.server = server
-        page.route(re.compile(r"/act$"), self.hold)
-
-    def hold(self, route) -> None:
-        # Sent on from the test's side, which reaches the server at its local address.
-        sent = route.request.url.replace(self.server.url, self.server.local_url)
-        self.held.append((route, route.fetch(url=sent)))
-
-    def release(self) -> None:
-        while self.held:
-            route, answer = self.held.pop(0)
-            route.fulfill(response=answer)
 
 
 def test_the_same_score_typed_for_the_next_player_is_saved_as_typed(live_server, new_phone):

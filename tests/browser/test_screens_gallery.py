@@ -253,14 +253,15 @@ def result_headers(page, table, name: str) -> list[str]:
 
 DISPLAY = {"width": 1920, "height": 1080}
 # What a table display shows, read in the page; CONTROLS is everything that could change
-# something (none of it belongs on the display).
+# something (none of it belongs on the display, apart from its language picker and the result's
+# text to copy, which change nothing).
 DISPLAY_FACTS = ("""(controls) => { const turn = document.querySelector('#panel .turn');
   return {turn: turn.textContent.trim(), size: parseFloat(getComputedStyle(turn).fontSize),
           last: document.querySelector('.display-last p').textContent.trim(),
           used: document.querySelector('#panel').getBoundingClientRect().width / innerWidth,
           wide: document.documentElement.scrollWidth,
           controls: [...document.querySelectorAll(controls)]"""
-          """.filter(e => !e.closest('.language-bar')).length,
+          """.filter(e => !e.closest('.language-bar, .result-text')).length,
           private: document.querySelectorAll('.private').length,
           result: !!document.querySelector('#panel .result')}; }""")
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from flask_babel import force_locale
 from flask_migrate import upgrade
+from sqlalchemy import insert
 
 from companion import create_app
 from companion.auth import PUBLIC, Viewer
@@ -50,30 +51,27 @@ def old_database_url(request, tmp_path):
 @pytest.fixture
 def old_database(old_database_url):
     """An app on a database at the revision before messages, holding the old rows (one
-    table per game and status, codes OLDA, OLDB...), written with the models, whose
-    columns that revision has too."""
+    table per game and status, codes OLDA, OLDB...), written through the models' tables
+    with only the columns that revision has (later ones add more)."""
     app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
                       "SQLALCHEMY_DATABASE_URI": old_database_url})
     with app.app_context():
         upgrade(directory=MIGRATIONS, revision=BEFORE_MESSAGES)
         for number, old in enumerate(OLD_TABLES):
-            table = Table(code=f"OLD{chr(65 + number)}", game=old["game"], options=old["options"],
-                          seed=old["seed"], status=old["status"], host_token_hash=f"h{number}",
-                          first_player=old["first_player"], version=len(old["events"]),
-                          moves=old["moves"], state=old["state"],
-                          finished_at=datetime(2026, 12, 1) if old["status"] == "finished"
-                          else None)
-            db.session.add(table)
-            db.session.flush()
+            table_id = db.session.execute(insert(Table.__table__).values(
+                code=f"OLD{chr(65 + number)}", game=old["game"], options=old["options"],
+                seed=old["seed"], status=old["status"], host_token_hash=f"h{number}",
+                first_player=old["first_player"], version=len(old["events"]),
+                moves=old["moves"], state=old["state"], finished_at=datetime(2026, 12, 1)
+                if old["status"] == "finished" else None)).inserted_primary_key[0]
             for seat, player in enumerate(old["players"]):
-                db.session.add(Player(id=player["id"], table_id=table.id,
-                                      seat=seat, name=player["name"],
-                                      name_key=player["name"].casefold(),
-                                      token_hash=f"t{number}-{seat}"))
+                db.session.execute(insert(Player.__table__).values(
+                    id=player["id"], table_id=table_id, seat=seat, name=player["name"],
+                    name_key=player["name"].casefold(), token_hash=f"t{number}-{seat}"))
             for event in old["events"]:
-                db.session.add(Event(table_id=table.id, version=event["seq"],
-                                     actor_key="host", action_id=None,
-                                     **event))
+                db.session.execute(insert(Event.__table__).values(
+                    table_id=table_id, version=event["seq"], actor_key="host",
+                    action_id=None, **event))
         db.session.commit()
     yield app
     close_app(app)

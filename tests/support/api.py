@@ -29,9 +29,9 @@ class Api:
         return response.status_code, response.json()
 
     def table(self, game: str = "go-big", players=("Ann", "Ben", "Cat"), start=True,
-              seed: int = 7, options=None):
-        status, created = self.call("POST", "/tables", json={"game": game,
-                                                             "options": options or {}})
+              seed: int = 7, options=None, clock=None):
+        made = {"game": game, "options": options or {}, **({"clock": clock} if clock else {})}
+        status, created = self.call("POST", "/tables", json=made)
         assert status == 201, created
         code, host = created["code"], created["host_token"]
         tokens, ids = {}, {}

@@ -6,6 +6,7 @@ reaches the same server at `local_url`."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from contextlib import contextmanager
@@ -286,3 +287,23 @@ def fits_a_phone(page, name: str) -> list[str]:
                         f"{page.evaluate(PAST_THE_EDGE)}")
     broken = broken_words(page)
     return problems + ([f"{name}: words broken across lines: {broken}"] if broken else [])
+
+
+class SlowAnswers:
+    """The answers to the screen's moves held back until released, as on a busy Wi-Fi,
+    where the update pushed on the stream often arrives before the move's own answer."""
+
+    def __init__(self, page, server):
+        self.held = []
+        self.server = server
+        page.route(re.compile(r"/act$"), self.hold)
+
+    def hold(self, route) -> None:
+        # Sent on from the test's side, which reaches the server at its local address.
+        sent = route.request.url.replace(self.server.url, self.server.local_url)
+        self.held.append((route, route.fetch(url=sent)))
+
+    def release(self) -> None:
+        while self.held:
+            route, answer = self.held.pop(0)
+            route.fulfill(response=answer)

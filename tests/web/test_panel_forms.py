@@ -31,7 +31,8 @@ def test_the_lobby_forms_are_written_like_the_moves(client, api):
     table = api.table(start=False)
     client.set_cookie(f"companion_host_{table.code}", table.host)
     html = client.get(f"/t/{table.code}/host").get_data(as_text=True)
-    assert len(posts_of(html)) == 3 * 4 + 2  # each seat's four, add a player, start
+    # Each seat's four, add a player, pick who starts at random, start.
+    assert len(posts_of(html)) == 3 * 4 + 3
     assert_written_one_way(html, once=True)
 
 
