@@ -20,6 +20,20 @@ def own_clock(phone):
     return phone.locator(".clock-own")
 
 
+def seconds_of(shown: str) -> int:
+    """"1:05" as 65, "−0:12" as -12."""
+    sign = -1 if shown.startswith("−") else 1
+    minutes, seconds = shown.lstrip("−").split(":")[-2:]
+    return sign * (int(minutes) * 60 + int(seconds))
+
+
+def left_on_server(table, name: str) -> float:
+    """A player's time left as the server works it out now, in seconds."""
+    clock = table.view()["clock"]
+    left = next(p["left_ms"] for p in clock["players"] if p["player"] == table.ids[name])
+    return left / 1000
+
+
 def counts_on(time) -> None:
     """The time shown changes by itself, with no update from the server."""
     shown = time.text_content()
@@ -44,6 +58,10 @@ def test_a_go_big_bank_runs_only_for_the_awaited_phone_and_the_host_pauses_it(
         expect(phones[name].locator(".clock-player.running")).to_have_count(1)
     # Below 58 s left, the awaited phone's own time turns amber, with no update needed.
     expect(own_clock(phones[awaited])).to_have_class(WARN, timeout=SOON)
+    # Counting on by itself, the phone keeps within a second of the server's figure.
+    shown = seconds_of(own_clock(phones[awaited]).locator(".clock-time").text_content())
+    server = left_on_server(table, awaited)
+    assert abs(shown - server) <= 1, (shown, server)
     lit = display.locator(".clock-player.running")
     expect(lit).to_have_count(1)
     expect(lit).to_contain_text(awaited)
