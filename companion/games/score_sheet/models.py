@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from ..engine import PlayerId, StrictModel
 
@@ -184,3 +184,9 @@ class Finish(StrictModel):
     winners: Optional[list[PlayerId]] = Field(default=None, max_length=20)
     won: Optional[bool] = None
     score: Optional[Entry] = None
+
+    @field_validator("score", mode="before")
+    @classmethod
+    def _blank_is_no_score(cls, value: object) -> object:
+        # A form's score field left empty: the game has no score.
+        return None if value == "" else value
