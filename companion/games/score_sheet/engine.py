@@ -35,8 +35,9 @@ class ScoreSheet(Game[ScoreSheetState]):
     Options = ScoreSheetOptions
     secrets_called = "score entry"
     secret_actions = frozenset({"enter", "bid"})
-    host_actions = frozenset({"end", "enter_round", "finish"})
-    host_or_player_actions = frozenset({"enter", "bid", "correct"})
+    host_actions = frozenset({"end", "enter_round"})
+    # A player's `finish` reaches the rules, which refuse it in the game's own words.
+    host_or_player_actions = frozenset({"enter", "bid", "correct", "finish"})
     saved_by = "name"  # a sheet's settings are kept under its game's name
     keeps_totals = True
 
