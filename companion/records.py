@@ -100,8 +100,11 @@ def past_games(limit: int = 50) -> list[dict]:
         engine = GAMES[table.game]
         result = final_result(table)
         names = dict(table.players)
+        # A score sheet won without points (named winners, or together) keeps no totals.
+        on_points = table.options.get("outcome", "points") == "points"
         games.append({"code": table.code, "game": engine.played_as(table.options),
-                      "kind": engine.id, "totals": engine.keeps_totals,
+                      "kind": engine.id, "totals": engine.keeps_totals and on_points,
+                      "cooperative": result.cooperative,
                       "lowest_wins": bool(table.options.get("lowest_wins")),
                       "finished_at": table.finished_at,
                       "players": list(names.values()),
@@ -131,13 +134,16 @@ def games_in_play(limit: int = 50, status: str = "playing") -> list[dict]:
     return games
 
 
-def player_stats(games: list[dict], totals: bool = False) -> list[dict]:
+def player_stats(games: list[dict], totals: bool = False,
+                 cooperative: bool = False) -> list[dict]:
     """Per player name (as typed, case-insensitive) and game: played and won; with
     `totals`, of the games that keep totals (score sheets, by the game's name): also the
-    best total (the lowest where the lowest wins) and the average."""
+    best total (the lowest where the lowest wins) and the average. Games won or lost
+    together are counted apart (`cooperative`), each with its win rate, so that they
+    do not mix with the games won against the others."""
     stats: dict[tuple[str, str], dict] = {}
     for game in games:
-        if game["totals"] != totals:
+        if game["totals"] != totals or game.get("cooperative", False) != cooperative:
             continue
         scores = {name: score for name, _, score in game["standings"]}
         for name in game["players"]:
@@ -152,6 +158,7 @@ def player_stats(games: list[dict], totals: bool = False) -> list[dict]:
         found = entry.pop("totals")
         entry["best"] = ((min if entry["lowest_wins"] else max)(found) if found else None)
         entry["average"] = round(sum(found) / len(found), 1) if found else None
+        entry["rate"] = entry["won"] / entry["played"]
     return sorted(stats.values(), key=lambda e: (e["name"].casefold(), e["game"]))
 
 

@@ -133,15 +133,21 @@ class Result:
     """The end of a game. `score_label` says what a score counts ("$", "bank total",
     "goals completed"), the tiebreak's keys what theirs do. `ranked` is False for a game
     that names a winner and ranks nobody else (everyone else shares place 2 whatever
-    their scores)."""
+    their scores). `named_winners`, when given, are the winners whatever the places (a
+    cooperative game lost: everyone shares place 1 and no one wins); `cooperative` says the
+    players won or lost together."""
 
     standings: list[Standing]
     explanation: str
     score_label: str = "score"
     ranked: bool = True
+    named_winners: list[int] | None = None
+    cooperative: bool = False
 
     @property
     def winners(self) -> list[int]:
+        if self.named_winners is not None:
+            return list(self.named_winners)
         return [s.player for s in self.standings if s.place == 1]
 
     def to_json(self) -> dict[str, Any]:

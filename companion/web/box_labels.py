@@ -81,6 +81,8 @@ SCORE_SHEET_REFUSALS = (
     lazy_gettext("a tie-break names a category the sheet does not have"),
     lazy_gettext("each tie-break can be used only once"),
     lazy_gettext("a sheet of bids and tricks has one category"),
+    lazy_gettext("a sheet of bids and tricks cannot be zero-sum"),
+    lazy_gettext("a game won without points takes no bids"),
 )
 
 

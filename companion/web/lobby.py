@@ -43,7 +43,8 @@ def past_games():
                            in_play=[game for game in in_play if not game["idle"]], idle=idle,
                            ended=records.games_in_play(status="ended"),
                            stats=records.player_stats(games),
-                           sheet_stats=records.player_stats(games, totals=True))
+                           sheet_stats=records.player_stats(games, totals=True),
+                           together_stats=records.player_stats(games, cooperative=True))
 
 
 @bp.get("/join")

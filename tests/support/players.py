@@ -27,11 +27,14 @@ def player_counts(engine: Game) -> list[int]:
 
 # Variants that turning every yes/no option and single choice does not reach, which the
 # suites play besides the defaults and `other_options`: a score sheet of secret bids on the
-# phones, and one of Skull King the host enters as the scorer.
+# phones, one of Skull King the host enters as the scorer, a secret zero-sum Mahjong sheet
+# and a cooperative game the host ends won or lost.
 VARIANTS: dict[str, list[dict]] = {"score-sheet": [
     {"name": "Wizard", "bids": "wizard", "secret": True, "dealer": True, "rounds": 4},
     {"name": "Skull King", "bids": "skull_king", "entry": "scorer", "dealer": True,
-     "rounds": 4}]}
+     "rounds": 4},
+    {"name": "Mahjong", "zero_sum": True, "secret": True, "rounds": 4},
+    {"name": "Pandemic", "outcome": "cooperative"}]}
 
 
 def other_options(engine: Game) -> dict:

@@ -12,8 +12,8 @@ from typing import Any, cast
 
 from ..engine import HOST, Game, IllegalAction, Note, NotYourTurn, Result, StrictModel
 from ..messages import Listed, Message, Param, Player, listed, message
-from . import bids, sheet, standings
-from .models import Bid, Correct, End, Enter, EnterRound
+from . import bids, outcome, sheet, standings, zero_sum
+from .models import Bid, Correct, End, Enter, EnterRound, Finish
 from .models import Options as ScoreSheetOptions
 from .state import ScoreSheetState, Scores, SheetOptions
 
@@ -36,7 +36,8 @@ class ScoreSheet(Game[ScoreSheetState]):
     secrets_called = "score entry"
     secret_actions = frozenset({"enter", "bid"})
     host_actions = frozenset({"end", "enter_round"})
-    host_or_player_actions = frozenset({"enter", "bid", "correct"})
+    # A player's `finish` reaches the rules, which refuse it in the game's own words.
+    host_or_player_actions = frozenset({"enter", "bid", "correct", "finish"})
     saved_by = "name"  # a sheet's settings are kept under its game's name
     keeps_totals = True
 
@@ -66,6 +67,10 @@ class ScoreSheet(Game[ScoreSheetState]):
             return []
         if bids.rule(state):
             return bids.waiting(state)
+        if outcome.without_points(state):
+            return []
+        if zero_sum.off_by(state) is not None:
+            return list(state["players"])
         return [p for p in state["players"] if str(p) not in state["open"]]
 
     def host_names_anyone(self, state: ScoreSheetState, action: StrictModel) -> bool:
@@ -74,17 +79,20 @@ class ScoreSheet(Game[ScoreSheetState]):
     def host_may_act(self, state: ScoreSheetState) -> bool:
         if state["finished"]:
             return False
-        return (sheet.options(state)["entry"] == "scorer"
+        return (sheet.options(state)["entry"] == "scorer" or outcome.without_points(state)
                 or (sheet.options(state)["rounds"] is None and bool(state["closed"])))
 
     def _bounds(self, state: ScoreSheetState) -> dict[str, int]:
         # A sheet of bids computes scores below 0 itself.
-        below = sheet.options(state)["negative"] or bids.rule(state) is not None
+        below = (sheet.options(state)["negative"] or bids.rule(state) is not None
+                 or zero_sum.on(state))
         return {"min": -1_000_000 if below else 0, "max": 1_000_000}
 
     def actions(self, state: ScoreSheetState, player: int | None) -> list[dict[str, Any]]:
         if state["finished"]:
             return []
+        if outcome.without_points(state):
+            return outcome.offered(state, player)
         options = sheet.options(state)
         closed = list(range(1, len(state["closed"]) + 1))
         shape: dict[str, Any] = {"round": self.open_round(state),
@@ -124,13 +132,15 @@ class ScoreSheet(Game[ScoreSheetState]):
                     action: StrictModel) -> None:
         if state["finished"]:
             raise IllegalAction(message("The game is over."))
+        if outcome.without_points(state) and not isinstance(action, Finish):
+            raise IllegalAction(outcome.no_rounds(state))
         if player is HOST:
             if isinstance(action, (Enter, Bid, Correct)) and action.player is None:
                 raise IllegalAction(message("Say which player's scores these are."))
             return
         if player not in state["players"]:
             raise NotYourTurn(message("You are not at this table."))
-        if isinstance(action, End):
+        if isinstance(action, (End, Finish)):
             raise NotYourTurn(message("Only the host can end the game."))
         if isinstance(action, EnterRound):
             raise NotYourTurn(message("Only the host can do that."))
@@ -183,8 +193,10 @@ class ScoreSheet(Game[ScoreSheetState]):
         scores = {c: action.scores[c] for c in categories}
         state["open"][str(target)] = scores
         notes = [Note(self._entered_line(state, actor, target, number, scores, again))]
-        if len(state["open"]) == len(state["players"]):
+        if zero_sum.ready(state):
             notes += self._close(state)
+        else:
+            notes += zero_sum.off_note(state, number)
         return notes
 
     def _enter_round(self, state: ScoreSheetState, actor: int | None, action: EnterRound,
@@ -304,8 +316,12 @@ class ScoreSheet(Game[ScoreSheetState]):
         target = self._at_table(state, actor if actor is not HOST else action.player)
         return bids.place_bid(state, actor, target, action)
 
+    def _finish_game(self, state: ScoreSheetState, actor: int | None, action: Finish,
+                     rng: random.Random) -> list[Note]:
+        return [self._finish(state, outcome.finish(state, action))]
+
     moves = {Enter: _enter, EnterRound: _enter_round, Bid: _bid, Correct: _correct,
-             End: _end}
+             End: _end, Finish: _finish_game}
 
     def preview(self, state: ScoreSheetState, player: int | None,
                 action: StrictModel) -> Message | None:
@@ -374,7 +390,9 @@ class ScoreSheet(Game[ScoreSheetState]):
             "closed": len(state["closed"]),
             "entered": [p for p in state["players"] if str(p) in state["open"]],
             "leaders": sheet.leaders(state) if state["closed"] else [],
-            "seats": seats, "dealer": bids.dealer(state), **bids.public_part(state)}
+            "seats": seats, "dealer": bids.dealer(state), **bids.public_part(state),
+            "zero_sum": zero_sum.on(state), "off_by": zero_sum.off_by(state),
+            **outcome.public_part(state)}
         private: dict[str, Any] | None = None
         if viewer is not None and viewer in state["players"]:
             private = {"entry": state["open"].get(str(viewer))}
@@ -385,6 +403,8 @@ class ScoreSheet(Game[ScoreSheetState]):
     def result(self, state: ScoreSheetState) -> Result | None:
         if not state["finished"]:
             return None
+        if outcome.without_points(state):
+            return outcome.result(state)
         return standings.result(state)
 
     def scores(self, state: ScoreSheetState) -> dict[int, int]:
@@ -398,7 +418,7 @@ class ScoreSheet(Game[ScoreSheetState]):
         for action in actions:
             if action.get("type") in ("enter", "enter_round", "bid", "correct"):
                 rounds.add(action["round"])
-            elif action.get("type") != "end":
+            elif action.get("type") not in ("end", "finish"):
                 return None
         seats = [dict(seat, rows=[row for row in seat["rows"]
                                   if row["round"] in rounds or row.get("open")])
@@ -439,6 +459,9 @@ class ScoreSheet(Game[ScoreSheetState]):
         """Sane entries, now and then a correction; as the host, the scorer's entries and,
         on an open-ended sheet, the end after a few rounds."""
         number = self.open_round(state)
+        if outcome.without_points(state):
+            return outcome.bot_move(state, rng) if player is HOST and not state["finished"] \
+                else None
         if player is HOST:
             if not self.host_may_act(state):
                 return None
@@ -446,18 +469,21 @@ class ScoreSheet(Game[ScoreSheetState]):
             if options["rounds"] is None and state["closed"] and (
                     options["entry"] == "players" or rng.random() < 0.15):
                 return {"type": "end"}
-            if state["closed"] and rng.random() < 0.1:
+            if state["closed"] and not zero_sum.on(state) and rng.random() < 0.1:
                 return self._correction(state, rng.choice(state["players"]), rng)
             if bids.rule(state):
                 named = rng.choice(bids.waiting(state))
                 return {**bids.bot_move(state, named, rng), "player": named}
-            waiting = [p for p in state["players"] if str(p) not in state["open"]]
-            return {"type": "enter", "round": number, "player": rng.choice(waiting),
-                    "scores": self._sane_scores(state, rng)}
+            waiting = [p for p in state["players"] if str(p) not in state["open"]] or list(
+                state["players"])  # a zero-sum round that is off: anyone may change
+            named = rng.choice(waiting)
+            return {"type": "enter", "round": number, "player": named, "scores":
+                    zero_sum.balanced(state, named, self._sane_scores(state, rng))}
         if player not in self.waiting_for(state):
             return None
-        if state["closed"] and rng.random() < 0.1:
+        if state["closed"] and not zero_sum.on(state) and rng.random() < 0.1:
             return self._correction(state, player, rng)
         if bids.rule(state):
             return bids.bot_move(state, player, rng)
-        return {"type": "enter", "round": number, "scores": self._sane_scores(state, rng)}
+        return {"type": "enter", "round": number,
+                "scores": zero_sum.balanced(state, player, self._sane_scores(state, rng))}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional, Union
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from ..engine import PlayerId, StrictModel
 
@@ -25,6 +25,7 @@ GameName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
 Round = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
 EntryBy = Literal["players", "scorer"]
 BidsRule = Literal["wizard", "oh_hell", "skull_king"]
+Outcome = Literal["points", "winners", "cooperative"]
 Tricks = Annotated[int, Field(ge=0, le=MAX_ROUNDS)]
 
 
@@ -97,6 +98,18 @@ class Options(StrictModel):
         description="The sheet names who deals each round: the first player, then the next "
                     "seat each round.")
 
+    zero_sum: bool = Field(
+        default=False, title="Zero-sum rounds",
+        description="Every round's entries must add up to 0, as in Mahjong, Tarot or poker "
+                    "chips: a round that does not stays open until an entry is changed.")
+    outcome: Outcome = Field(
+        default="points", title="How the game is won",
+        description="By points on the sheet; by winners the host names at the end, with no "
+                    "score kept; or together, won or lost by everyone.",
+        json_schema_extra={"labels": {"points": "By points",
+                                      "winners": "The host names the winners",
+                                      "cooperative": "Together: won or lost"}})
+
     @model_validator(mode="after")
     def _consistent(self) -> "Options":
         if len({name.casefold() for name in self.categories}) != len(self.categories):
@@ -109,6 +122,10 @@ class Options(StrictModel):
             raise ValueError("each tie-break can be used only once")
         if self.bids is not None and len(self.categories) != 1:
             raise ValueError("a sheet of bids and tricks has one category")
+        if self.zero_sum and self.bids is not None:
+            raise ValueError("a sheet of bids and tricks cannot be zero-sum")
+        if self.outcome != "points" and self.bids is not None:
+            raise ValueError("a game won without points takes no bids")
         return self
 
 
@@ -157,3 +174,19 @@ class Correct(StrictModel):
 
 class End(StrictModel):
     type: Literal["end"]
+
+
+class Finish(StrictModel):
+    """The host ends a game won without points: naming the winners, or (cooperative) won
+    or lost, with the game's own score if it has one."""
+
+    type: Literal["finish"]
+    winners: Optional[list[PlayerId]] = Field(default=None, max_length=20)
+    won: Optional[bool] = None
+    score: Optional[Entry] = None
+
+    @field_validator("score", mode="before")
+    @classmethod
+    def _blank_is_no_score(cls, value: object) -> object:
+        # A form's score field left empty: the game has no score.
+        return None if value == "" else value

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
-from .models import BidsRule, EntryBy
+from .models import BidsRule, EntryBy, Outcome
 
 PlayerKey = str
 """A player's id as a JSON key: str(player)."""
@@ -52,6 +52,8 @@ class SheetOptions(TypedDict):
     # Absent from the options of a sheet stored before there were bids or a dealer.
     bids: NotRequired[BidsRule | None]
     dealer: NotRequired[bool]
+    zero_sum: NotRequired[bool]
+    outcome: NotRequired[Outcome]
 
 
 class Played(TypedDict):
@@ -73,3 +75,14 @@ class ScoreSheetState(TypedDict):
     # (absent from a sheet without bids).
     bidding: NotRequired[dict[PlayerKey, Played]]
     played: NotRequired[list[dict[PlayerKey, Played]]]
+    # A game won without points, once the host has ended it (see `outcome`).
+    ending: NotRequired["Ending"]
+
+
+class Ending(TypedDict):
+    """How the host ended a game won without points: the winners named, or a cooperative
+    game won or lost (with its score, or None)."""
+
+    winners: list[int]
+    won: NotRequired[bool]
+    score: NotRequired[int | None]
