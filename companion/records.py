@@ -21,6 +21,7 @@ from .games.engine import Result
 from .games.replay import in_effect, seat_order
 from .record_import import FORMAT_TAG as RECORD_FORMAT
 from .snapshots import Snapshot
+from .table import clock
 from .table.moves import replay_table
 
 
@@ -40,6 +41,7 @@ def record(table: Snapshot) -> dict:
                  "undoes": e.undoes, "at": e.at.isoformat() + "Z", "notes": e.notes}
                 for e in events],
         "result": final_result(table).to_json(),
+        "clock": clock.record_of(table),
         "created_at": created_at.isoformat() + "Z",
         "started_at": store.history.started_at(table.id).isoformat() + "Z",
         "finished_at": (table.finished_at or created_at).isoformat() + "Z",
@@ -107,8 +109,16 @@ def past_games(limit: int = 50) -> list[dict]:
                       "players": list(names.values()),
                       "winners": [names.get(w, "?") for w in result.winners],
                       "standings": [(names.get(s.player, "?"), s.place, s.score)
-                                    for s in result.standings]})
+                                    for s in result.standings],
+                      "times": _times_by_name(table, names)})
     return games
+
+
+def _times_by_name(table: store.history.Listed, names: dict[int, str]) -> dict[str, int]:
+    """Each player's time used, by name, in a finished game that had a clock."""
+    found = store.find_version(table.code) if table.clock else None
+    used = clock.used_at_the_end(store.at_least(*found)) if found else None
+    return {names[player]: ms for player, ms in (used or {}).items() if player in names}
 
 
 # A table whose last change is older than this is listed apart from those being played:
@@ -143,12 +153,18 @@ def player_stats(games: list[dict], totals: bool = False) -> list[dict]:
         for name in game["players"]:
             entry = stats.setdefault((name.casefold(), game["game"]),
                                      {"name": name, "game": game["game"], "played": 0, "won": 0,
-                                      "totals": [], "lowest_wins": game["lowest_wins"]})
+                                      "totals": [], "times": [],
+                                      "lowest_wins": game["lowest_wins"]})
             entry["played"] += 1
             entry["won"] += name in game["winners"]
             if name in scores:
                 entry["totals"].append(scores[name])
+            if name in game.get("times", {}):
+                entry["times"].append(game["times"][name])
     for entry in stats.values():
+        times = entry.pop("times")
+        # Only over the games that had a clock: the others say nothing of the time.
+        entry["average_time_ms"] = round(sum(times) / len(times)) if times else None
         found = entry.pop("totals")
         entry["best"] = ((min if entry["lowest_wins"] else max)(found) if found else None)
         entry["average"] = round(sum(found) / len(found), 1) if found else None

@@ -15,6 +15,7 @@ from flask_babel import gettext
 
 from .games import GAMES
 from .snapshots import Snapshot
+from .table import clock
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -66,7 +67,17 @@ def sheet_rows(table: Snapshot) -> list[list[Any]]:
     places = {standing.player: standing.place for standing in standings}
     rows.append([gettext("Total"), "", *(seat["total"] for seat in seats)])
     rows.append([gettext("Place"), "", *(places.get(seat["player"]) for seat in seats)])
+    used = clock.used_at_the_end(table)
+    if used is not None:
+        rows.append([gettext("Time used"), "",
+                     *(hours_minutes_seconds(used.get(seat["player"], 0)) for seat in seats)])
     return rows
+
+
+def hours_minutes_seconds(ms: int) -> str:
+    """A time as a spreadsheet reads a duration: h:mm:ss."""
+    hours, rest = divmod(ms // 1000, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
 
 
 def past_game_rows(games: list[dict]) -> list[list[Any]]:
