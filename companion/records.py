@@ -49,8 +49,10 @@ def record(table: Snapshot) -> dict:
 
 
 def final_result(table: Snapshot | store.history.Listed) -> Result:
-    """The result of a finished table (which has one)."""
-    result = GAMES[table.game].result(table.state)
+    """The result of a finished table (which has one), with the clock's times when it had
+    a clock."""
+    result = (clock.outcome(table) if isinstance(table, Snapshot)
+              else GAMES[table.game].result(table.state))
     if result is None:
         raise ValueError(f"table {table.code} is finished without a result")
     return result
@@ -100,7 +102,8 @@ def past_games(limit: int = 50) -> list[dict]:
     games = []
     for table in store.history.finished_tables(limit):
         engine = GAMES[table.game]
-        result = final_result(table)
+        timed = _timed(table)
+        result = final_result(timed or table)
         names = dict(table.players)
         games.append({"code": table.code, "game": engine.played_as(table.options),
                       "kind": engine.id, "totals": engine.keeps_totals,
@@ -110,15 +113,17 @@ def past_games(limit: int = 50) -> list[dict]:
                       "winners": [names.get(w, "?") for w in result.winners],
                       "standings": [(names.get(s.player, "?"), s.place, s.score)
                                     for s in result.standings],
-                      "times": _times_by_name(table, names)})
+                      "times": {names[player]: ms for player, ms
+                                in ((timed and clock.used_at_the_end(timed)) or {}).items()
+                                if player in names}})
     return games
 
 
-def _times_by_name(table: store.history.Listed, names: dict[int, str]) -> dict[str, int]:
-    """Each player's time used, by name, in a finished game that had a clock."""
+def _timed(table: store.history.Listed) -> Snapshot | None:
+    """The whole table of a finished game that had a clock (its times are read from its
+    log), None for one without."""
     found = store.find_version(table.code) if table.clock else None
-    used = clock.used_at_the_end(store.at_least(*found)) if found else None
-    return {names[player]: ms for player, ms in (used or {}).items() if player in names}
+    return store.at_least(*found) if found else None
 
 
 # A table whose last change is older than this is listed apart from those being played:

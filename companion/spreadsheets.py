@@ -62,7 +62,7 @@ def sheet_rows(table: Snapshot) -> list[list[Any]]:
             rows.append([number + 1, gettext("Tricks bid"), *(e["bid"] for e in entries)])
             rows.append([number + 1, gettext("Tricks taken"),
                          *(e["tricks"] for e in entries)])
-    result = engine.result(table.state)
+    result = clock.outcome(table)
     standings = result.standings if result is not None else []
     places = {standing.player: standing.place for standing in standings}
     rows.append([gettext("Total"), "", *(seat["total"] for seat in seats)])

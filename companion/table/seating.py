@@ -34,6 +34,9 @@ REJOIN_CODE_MINUTES = 15
 NO_SUCH_REJOIN_CODE = lazy_gettext("That rejoin code is not right, or it is no longer valid: "
                                    "check it on the host screen, or ask the host for a new one.")
 
+NEEDS_CLOCK = lazy_gettext("A tie-break on the time used needs the table clock: choose a clock, "
+                           "or another tie-break.")
+
 
 def name_taken(name: str) -> str:
     return lazy_gettext("%(name)s is already seated at this table. If you are %(name)s on a new "
@@ -78,6 +81,8 @@ def create_table(game_id: Any, options: Any, clock: Any = None) -> tuple[str, st
         options = {**saved_defaults(engine), **options}
     chosen = validate_options(engine, options)
     clock_setting = setting_of(clock)
+    if clock_setting is None and engine.needs_clock(chosen):
+        raise bad_request(NEEDS_CLOCK)
     token = new_token()
     named = chosen.get(engine.saved_by) if engine.saved_by else None
     code = store.create_table({"game": engine.id, "options": chosen, "clock": clock_setting,

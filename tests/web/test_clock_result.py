@@ -12,8 +12,10 @@ from datetime import datetime, timedelta, timezone
 
 import time_machine
 
+from companion.table import read
 from tests.support.api import Api, Seated
 from tests.support.pages import page, text_of
+from tests.support.screens import new_table, post
 
 COUNT_UP = {"mode": "count_up"}
 WINGSPAN = {"name": "Wingspan", "rounds": 1}
@@ -25,15 +27,15 @@ def result_part(html: str) -> str:
     return text_of(found.group(0))
 
 
-def timed_sheet(api: Api, clock=COUNT_UP) -> Seated:
+def timed_sheet(api: Api, clock=COUNT_UP, options=WINGSPAN, scores=(70, 80)) -> Seated:
     """A one-round sheet: Ann enters after 2 minutes; the host pauses the clock from the
     3rd minute to the 4th; Ben enters at the 6th. Ann used 2:00, Ben 5:00, the table 1:00."""
     start = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(days=1)
     with time_machine.travel(start, tick=False) as traveller:
-        table = api.table("score-sheet", ("Ann", "Ben"), options=WINGSPAN, clock=clock)
+        table = api.table("score-sheet", ("Ann", "Ben"), options=options, clock=clock)
         traveller.move_to(start + timedelta(minutes=2))
         assert table.act(table.tokens["Ann"], type="enter", round=1,
-                         scores={"Points": 70})[0] == 200
+                         scores={"Points": scores[0]})[0] == 200
         traveller.move_to(start + timedelta(minutes=3))
         assert api.call("POST", f"/tables/{table.code}/clock", table.host,
                         {"paused": True})[0] == 200
@@ -42,7 +44,7 @@ def timed_sheet(api: Api, clock=COUNT_UP) -> Seated:
                         {"paused": False})[0] == 200
         traveller.move_to(start + timedelta(minutes=6))
         status, body = table.act(table.tokens["Ben"], type="enter", round=1,
-                                 scores={"Points": 80})
+                                 scores={"Points": scores[1]})
         assert status == 200, body
     assert table.view()["status"] == "finished"
     return table
@@ -91,3 +93,41 @@ def test_games_shows_each_players_average_time_over_the_games_with_a_clock(api, 
     assert "Average time" in shown
     # Three games each, two with a clock: the average is over those two.
     assert "Ann 3 1 70 63.3 2:00" in shown and "Ben 3 2 80 66.7 5:00" in shown
+
+
+def test_a_sheet_breaks_a_tie_on_less_time_used_and_needs_a_clock_for_it(api):
+    on_time = dict(WINGSPAN, tiebreaks=[{"by": "time", "most": False}])
+    status, body = api.call("POST", "/tables", json={"game": "score-sheet", "options": on_time})
+    assert status == 400 and body["error"]["message"] == (
+        "A tie-break on the time used needs the table clock: choose a clock, or another "
+        "tie-break.")
+    table = timed_sheet(api, options=on_time, scores=(75, 75))
+    result = table.view()["result"]
+    ann, ben = table.ids["Ann"], table.ids["Ben"]
+    assert result["winners"] == [ann]
+    assert [(s["player"], s["place"], s["tiebreak"]) for s in result["standings"]] == [
+        (ann, 1, {"seconds_used": 120}), (ben, 2, {"seconds_used": 300})]
+    assert result["explanation"] == ("Ann and Ben tied on 75; Ann wins on fewest seconds "
+                                     "used, 120 to 300.")
+    more = timed_sheet(api, options=dict(WINGSPAN, tiebreaks=[{"by": "time", "most": True}]),
+                       scores=(75, 75))
+    assert more.view()["result"]["winners"] == [more.ids["Ben"]]
+
+
+def test_the_new_table_form_offers_the_tie_break_on_time_with_a_clock_only(app, host):
+    form = page(host, "/new/score-sheet")
+    assert 'value="by=time;most=false"' in form
+    assert "Less time used (needs the table clock)" in text_of(form)
+    on_time = {"name": "Wingspan", "entry": "players", "tiebreaks.0": "by=time;most=false"}
+    host.set_cookie("companion_language", "de")
+    refused = post(host, "/new/score-sheet", {**on_time, "clock_mode": "off"},
+                   "/new/score-sheet", status=400).get_data(as_text=True)
+    assert ("Ein Tiebreak nach der verbrauchten Zeit braucht die Uhr: wähl eine Uhr oder "
+            "einen anderen Tiebreak.") in text_of(refused)
+    assert 'value="by=time;most=false" selected' in refused
+    code = new_table(host, "score-sheet", **on_time, clock_mode="count_up",
+                     clock_warn_seconds="0")
+    with app.app_context():
+        made = read.find(code)
+    assert made.options["tiebreaks"] == [{"by": "time", "most": False}]
+    assert made.clock == {"mode": "count_up", "warn_seconds": 0}
