@@ -98,6 +98,7 @@ class RecordFile(Shape):
     order: list[int] = Field(max_length=100)
     log: list[RecordEntry] = Field(max_length=MOST_LOG_ENTRIES)
     result: Optional[dict[str, Any]] = None
+    clock: Optional[dict[str, Any]] = None  # the times a tie-break on time counted
     created_at: Optional[str] = Field(default=None, max_length=40)
     started_at: Optional[str] = Field(default=None, max_length=40)
     finished_at: Optional[str] = Field(default=None, max_length=40)
@@ -165,7 +166,7 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
     try:
         state, lines = replayed_lines(engine, record.order, record.options, record.seed,
                                       record.log, lambda entry: entry.player)
-        result = engine.result(state)
+        result = engine.result_with_times(state, _times(record))
     except UndoOutOfOrder as exc:
         raise ImportRefused(said(DAMAGED, name=name,
                                  where=said(UNDO_OUT_OF_ORDER, seq=exc.seq))) from None
@@ -177,6 +178,15 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
     if record.result is not None and plain(record.result) != plain(result.to_json()):
         raise ImportRefused(said(OTHER_RESULT, name=name))
     return state, lines
+
+
+def _times(record: RecordFile) -> dict[int, int] | None:
+    """Each player's time used as the record's clock states it (None without a clock)."""
+    players = (record.clock or {}).get("players")
+    if not isinstance(players, list):
+        return None
+    return {p["player"]: p["used_ms"] for p in players if isinstance(p, dict)
+            and isinstance(p.get("player"), int) and isinstance(p.get("used_ms"), int)}
 
 
 CLOCK_LINES = {"pause": PAUSED_LINE, "resume": RESUMED_LINE}

@@ -10,12 +10,15 @@ import io
 import re
 from datetime import datetime, timedelta, timezone
 
+import pytest
 import time_machine
 
+from companion.record_import import table_record
 from companion.table import read
+from companion.transfer import ImportRefused
 from tests.support.api import Api, Seated
 from tests.support.pages import page, text_of
-from tests.support.screens import new_table, post
+from tests.support.screens import as_host, as_player, new_table, post
 
 COUNT_UP = {"mode": "count_up"}
 WINGSPAN = {"name": "Wingspan", "rounds": 1}
@@ -50,16 +53,21 @@ def timed_sheet(api: Api, clock=COUNT_UP, options=WINGSPAN, scores=(70, 80)) -> 
     return table
 
 
-def test_the_result_screens_show_each_time_and_the_tables_total(api, client):
+def test_the_result_screens_show_each_time_and_the_tables_total(api, client, app):
     table = timed_sheet(api)
     view = table.view()
     times = {s["player"]: s["time_ms"] for s in view["result"]["standings"]}
     assert times == {table.ids["Ann"]: 120_000, table.ids["Ben"]: 300_000}
     assert view["clock"]["admin_ms"] == 60_000
-    shown = result_part(page(client, f"/d/{table.code}"))
-    assert "Time" in shown
-    assert "Ben 80 5:00" in shown and "Ann 70 2:00" in shown
-    assert "8:00" in shown and "1:00" in shown
+    phone = as_player(app.test_client(), table.code, table.tokens["Ann"])
+    host = as_host(app.test_client(), table.code, table.host)
+    for screen, url in ((client, f"/d/{table.code}"), (phone, f"/t/{table.code}"),
+                        (host, f"/t/{table.code}/host")):
+        shown = result_part(page(screen, url))
+        assert "Time" in shown, url
+        assert "Ben 80 5:00" in shown and "Ann 70 2:00" in shown, url
+        assert ("Time used in all: 8:00, of which the table's own (the host's steps and "
+                "pauses): 1:00.") in shown, url
     plain = api.table("score-sheet", ("Ann", "Ben"), options=WINGSPAN)
     for name, score in (("Ann", 70), ("Ben", 80)):
         plain.act(plain.tokens[name], type="enter", round=1, scores={"Points": score})
@@ -131,3 +139,17 @@ def test_the_new_table_form_offers_the_tie_break_on_time_with_a_clock_only(app, 
         made = read.find(code)
     assert made.options["tiebreaks"] == [{"by": "time", "most": False}]
     assert made.clock == {"mode": "count_up", "warn_seconds": 0}
+
+
+def test_a_record_whose_tie_was_broken_on_time_opens_and_a_changed_time_is_refused(api, client,
+                                                                                 app):
+    on_time = dict(WINGSPAN, tiebreaks=[{"by": "time", "most": False}])
+    table = timed_sheet(api, options=on_time, scores=(75, 75))
+    document = client.get(f"/t/{table.code}/record.json").get_json()
+    with app.app_context():
+        assert table_record(document, "wingspan.json").code == table.code
+        swapped = [dict(p, used_ms=600_000 - p["used_ms"]) for p in document["clock"]["players"]]
+        with pytest.raises(ImportRefused) as refused:
+            table_record(dict(document, clock=dict(document["clock"], players=swapped)),
+                         "wingspan.json")
+    assert "does not replay to the result it states" in str(refused.value)
