@@ -81,13 +81,16 @@ def hours_minutes_seconds(ms: int) -> str:
 
 
 def past_game_rows(games: list[dict]) -> list[list[Any]]:
-    """Past games (records.past_games), a row per player of each: place, score, won."""
+    """Past games (records.past_games), a row per player of each: place, score, won, and
+    the time used in a game that had a clock."""
     rows: list[list[Any]] = [[gettext("Finished"), gettext("Game"), gettext("Table"),
                               gettext("Player"), gettext("Place"), gettext("Score"),
-                              gettext("Won")]]
+                              gettext("Won"), gettext("Time used")]]
     for game in games:
         finished = game["finished_at"].strftime("%Y-%m-%d %H:%M")
+        times = game.get("times", {})
         for name, place, score in game["standings"]:
             rows.append([finished, game["game"], game["code"], name, place, score,
-                         place == 1])
+                         place == 1,
+                         hours_minutes_seconds(times[name]) if name in times else ""])
     return rows
