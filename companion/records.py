@@ -38,7 +38,9 @@ def record(table: Snapshot) -> dict:
         "players": [p.public() for p in table.players],
         "order": seat_order([p.id for p in table.players], table.first_player),
         "log": [{"seq": e.seq, "kind": e.kind, "player": e.actor, "action": e.action,
-                 "undoes": e.undoes, "at": e.at.isoformat() + "Z", "notes": e.notes}
+                 "undoes": e.undoes, "at": e.at.isoformat() + "Z", "notes": e.notes,
+                 # with a clock, who each event left awaited: the clock's times again
+                 **({"awaiting": e.awaiting} if table.clock else {})}
                 for e in events],
         "result": final_result(table).to_json(),
         "clock": clock.record_of(table),

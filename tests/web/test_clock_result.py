@@ -17,7 +17,8 @@ from companion.record_import import table_record
 from companion.table import read
 from companion.transfer import ImportRefused
 from tests.support.api import Api, Seated
-from tests.support.pages import page, text_of
+from tests.support.app import app_on, own_database
+from tests.support.pages import csrf_of, page, text_of
 from tests.support.screens import as_host, as_player, new_table, post
 
 COUNT_UP = {"mode": "count_up"}
@@ -160,3 +161,29 @@ def test_a_record_whose_tie_was_broken_on_time_opens_and_a_changed_time_is_refus
             table_record(dict(document, clock=dict(document["clock"], players=swapped)),
                          "wingspan.json")
     assert "does not replay to the result it states" in str(refused.value)
+
+
+@pytest.fixture
+def other_app(tmp_path):
+    """A second server's app, on a database of its own."""
+    folder = tmp_path / "other"
+    folder.mkdir()
+    with own_database(folder) as url, app_on(url, folder) as other:
+        yield other
+
+
+def test_a_record_opened_on_another_server_keeps_its_clock_and_times(api, client, other_app):
+    on_time = dict(WINGSPAN, tiebreaks=[{"by": "time", "most": False}])
+    table = timed_sheet(api, options=on_time, scores=(75, 75))
+    visitor = other_app.test_client()
+    record = client.get(f"/t/{table.code}/record.json").get_data()
+    response = visitor.post("/games/records", content_type="multipart/form-data", data={
+        "record": (io.BytesIO(record), "wingspan.json"),
+        "csrf_token": csrf_of(page(visitor, "/games"))})
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    code = re.search(r"/t/([A-Z]{4})/", response.headers["Location"]).group(1)
+    status, there = Api(client=visitor).call("GET", f"/tables/{code}")
+    assert status == 200, there
+    here = table.view()
+    assert there["result"] == here["result"]  # the times, and the tie they broke
+    assert there["clock"] == dict(here["clock"], at=there["clock"]["at"])
