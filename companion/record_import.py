@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .auth import hash_token, new_token
 from .games import GAMES
+from .games.clock import CLOCK_SETTING
 from .games.engine import MAX_PLAYER_ID, Note
 from .games.replay import UndoOutOfOrder, in_effect, replayed_lines, seat_order
 from .jsontext import to_json
@@ -86,6 +87,7 @@ class RecordEntry(Shape):
     undoes: Optional[int] = None
     at: str = Field(max_length=40)
     notes: list[dict[str, Any]] = Field(default_factory=list, max_length=20)
+    awaiting: Optional[list[int]] = Field(default=None, max_length=100)
 
 
 class RecordFile(Shape):
@@ -98,6 +100,7 @@ class RecordFile(Shape):
     order: list[int] = Field(max_length=100)
     log: list[RecordEntry] = Field(max_length=MOST_LOG_ENTRIES)
     result: Optional[dict[str, Any]] = None
+    clock: Optional[dict[str, Any]] = None  # the times a tie-break on time counted
     created_at: Optional[str] = Field(default=None, max_length=40)
     started_at: Optional[str] = Field(default=None, max_length=40)
     finished_at: Optional[str] = Field(default=None, max_length=40)
@@ -135,7 +138,8 @@ def checked(document: Any, name: str) -> RecordFile:
     seqs = [entry.seq for entry in record.log]
     if seqs != sorted(set(seqs)):
         raise ImportRefused(said(DAMAGED, name=name, where=LOG_OUT_OF_ORDER))
-    strangers = {entry.player for entry in record.log if entry.player is not None} - set(ids)
+    strangers = ({entry.player for entry in record.log if entry.player is not None}
+                 | {p for entry in record.log for p in entry.awaiting or ()}) - set(ids)
     if strangers:
         raise ImportRefused(said(DAMAGED, name=name,
                                  where=said(STRANGER, player=min(strangers))))
@@ -165,7 +169,7 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
     try:
         state, lines = replayed_lines(engine, record.order, record.options, record.seed,
                                       record.log, lambda entry: entry.player)
-        result = engine.result(state)
+        result = engine.result_with_times(state, _times(record))
     except UndoOutOfOrder as exc:
         raise ImportRefused(said(DAMAGED, name=name,
                                  where=said(UNDO_OUT_OF_ORDER, seq=exc.seq))) from None
@@ -177,6 +181,28 @@ def _lines(record: RecordFile, name: str) -> tuple[dict, dict[int, list[Note]]]:
     if record.result is not None and plain(record.result) != plain(result.to_json()):
         raise ImportRefused(said(OTHER_RESULT, name=name))
     return state, lines
+
+
+def _times(record: RecordFile) -> dict[int, int] | None:
+    """Each player's time used as the record's clock states it (None without a clock)."""
+    players = (record.clock or {}).get("players")
+    if not isinstance(players, list):
+        return None
+    return {p["player"]: p["used_ms"] for p in players if isinstance(p, dict)
+            and isinstance(p.get("player"), int) and isinstance(p.get("used_ms"), int)}
+
+
+def _clock_setting(record: RecordFile, name: str) -> dict[str, Any] | None:
+    """The table clock's setting the record states (None: no clock), without its times."""
+    if record.clock is None:
+        return None
+    setting = {key: value for key, value in record.clock.items()
+               if key not in ("players", "admin_ms")}
+    try:
+        return CLOCK_SETTING.validate_python(setting).model_dump(mode="json")
+    except ValidationError as exc:
+        raise ImportRefused(said(DAMAGED, name=name,
+                                 where=field_problem(exc.errors()[0]))) from None
 
 
 CLOCK_LINES = {"pause": PAUSED_LINE, "resume": RESUMED_LINE}
@@ -207,7 +233,7 @@ def table_record(document: Any, name: str) -> TableRecord:
             action=entry.action if entry.kind == "action" else None, notes=notes,
             reveal=any(n["reveal"] for n in notes), undoes=entry.undoes
             if entry.kind == "undo" else None, action_id=None, version=version,
-            at=_moment(entry.at, name).isoformat()))
+            at=_moment(entry.at, name).isoformat(), awaiting=entry.awaiting))
     return TableRecord(
         code=record.code, game=record.game, options=record.options, seed=record.seed,
         status="finished", host_token_hash=hash_token(new_token()),
@@ -215,7 +241,7 @@ def table_record(document: Any, name: str) -> TableRecord:
         moves=len(in_effect(record.log)), state=plain(state),
         created_at=created.isoformat(), updated_at=finished.timestamp(),
         started_at=started.isoformat() if started else None,
-        finished_at=finished.isoformat(), next_code=None,
+        finished_at=finished.isoformat(), next_code=None, clock=_clock_setting(record, name),
         players=[PlayerRecord(id=p.id, seat=p.seat, name=p.name, name_key=p.name.casefold(),
                               token_hash=hash_token(new_token()),  # held by no phone
                               local=p.local, joined_at=created.isoformat())

@@ -21,6 +21,7 @@ from .games.engine import Result
 from .games.replay import in_effect, seat_order
 from .record_import import FORMAT_TAG as RECORD_FORMAT
 from .snapshots import Snapshot
+from .table import clock
 from .table.moves import replay_table
 
 
@@ -37,9 +38,12 @@ def record(table: Snapshot) -> dict:
         "players": [p.public() for p in table.players],
         "order": seat_order([p.id for p in table.players], table.first_player),
         "log": [{"seq": e.seq, "kind": e.kind, "player": e.actor, "action": e.action,
-                 "undoes": e.undoes, "at": e.at.isoformat() + "Z", "notes": e.notes}
+                 "undoes": e.undoes, "at": e.at.isoformat() + "Z", "notes": e.notes,
+                 # with a clock, who each event left awaited: the clock's times again
+                 **({"awaiting": e.awaiting} if table.clock else {})}
                 for e in events],
         "result": final_result(table).to_json(),
+        "clock": clock.record_of(table),
         "created_at": created_at.isoformat() + "Z",
         "started_at": store.history.started_at(table.id).isoformat() + "Z",
         "finished_at": (table.finished_at or created_at).isoformat() + "Z",
@@ -47,8 +51,10 @@ def record(table: Snapshot) -> dict:
 
 
 def final_result(table: Snapshot | store.history.Listed) -> Result:
-    """The result of a finished table (which has one)."""
-    result = GAMES[table.game].result(table.state)
+    """The result of a finished table (which has one), with the clock's times when it had
+    a clock."""
+    result = (clock.outcome(table) if isinstance(table, Snapshot)
+              else GAMES[table.game].result(table.state))
     if result is None:
         raise ValueError(f"table {table.code} is finished without a result")
     return result
@@ -98,7 +104,8 @@ def past_games(limit: int = 50) -> list[dict]:
     games = []
     for table in store.history.finished_tables(limit):
         engine = GAMES[table.game]
-        result = final_result(table)
+        timed = _timed(table)
+        result = final_result(timed or table)
         names = dict(table.players)
         # A score sheet won without points (named winners, or together) keeps no totals.
         on_points = table.options.get("outcome", "points") == "points"
@@ -110,8 +117,18 @@ def past_games(limit: int = 50) -> list[dict]:
                       "players": list(names.values()),
                       "winners": [names.get(w, "?") for w in result.winners],
                       "standings": [(names.get(s.player, "?"), s.place, s.score)
-                                    for s in result.standings]})
+                                    for s in result.standings],
+                      "times": {names[player]: ms for player, ms
+                                in ((timed and clock.used_at_the_end(timed)) or {}).items()
+                                if player in names}})
     return games
+
+
+def _timed(table: store.history.Listed) -> Snapshot | None:
+    """The whole table of a finished game that had a clock (its times are read from its
+    log), None for one without."""
+    found = store.find_version(table.code) if table.clock else None
+    return store.at_least(*found) if found else None
 
 
 # A table whose last change is older than this is listed apart from those being played:
@@ -149,12 +166,18 @@ def player_stats(games: list[dict], totals: bool = False,
         for name in game["players"]:
             entry = stats.setdefault((name.casefold(), game["game"]),
                                      {"name": name, "game": game["game"], "played": 0, "won": 0,
-                                      "totals": [], "lowest_wins": game["lowest_wins"]})
+                                      "totals": [], "times": [],
+                                      "lowest_wins": game["lowest_wins"]})
             entry["played"] += 1
             entry["won"] += name in game["winners"]
             if name in scores:
                 entry["totals"].append(scores[name])
+            if name in game.get("times", {}):
+                entry["times"].append(game["times"][name])
     for entry in stats.values():
+        times = entry.pop("times")
+        # Only over the games that had a clock: the others say nothing of the time.
+        entry["average_time_ms"] = round(sum(times) / len(times)) if times else None
         found = entry.pop("totals")
         entry["best"] = ((min if entry["lowest_wins"] else max)(found) if found else None)
         entry["average"] = round(sum(found) / len(found), 1) if found else None

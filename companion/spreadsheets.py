@@ -15,6 +15,7 @@ from flask_babel import gettext
 
 from .games import GAMES
 from .snapshots import Snapshot
+from .table import clock
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -61,22 +62,35 @@ def sheet_rows(table: Snapshot) -> list[list[Any]]:
             rows.append([number + 1, gettext("Tricks bid"), *(e["bid"] for e in entries)])
             rows.append([number + 1, gettext("Tricks taken"),
                          *(e["tricks"] for e in entries)])
-    result = engine.result(table.state)
+    result = clock.outcome(table)
     standings = result.standings if result is not None else []
     places = {standing.player: standing.place for standing in standings}
     rows.append([gettext("Total"), "", *(seat["total"] for seat in seats)])
     rows.append([gettext("Place"), "", *(places.get(seat["player"]) for seat in seats)])
+    used = clock.used_at_the_end(table)
+    if used is not None:
+        rows.append([gettext("Time used"), "",
+                     *(hours_minutes_seconds(used.get(seat["player"], 0)) for seat in seats)])
     return rows
 
 
+def hours_minutes_seconds(ms: int) -> str:
+    """A time as a spreadsheet reads a duration: h:mm:ss."""
+    hours, rest = divmod(ms // 1000, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+
+
 def past_game_rows(games: list[dict]) -> list[list[Any]]:
-    """Past games (records.past_games), a row per player of each: place, score, won."""
+    """Past games (records.past_games), a row per player of each: place, score, won, and
+    the time used in a game that had a clock."""
     rows: list[list[Any]] = [[gettext("Finished"), gettext("Game"), gettext("Table"),
                               gettext("Player"), gettext("Place"), gettext("Score"),
-                              gettext("Won")]]
+                              gettext("Won"), gettext("Time used")]]
     for game in games:
         finished = game["finished_at"].strftime("%Y-%m-%d %H:%M")
+        times = game.get("times", {})
         for name, place, score in game["standings"]:
             rows.append([finished, game["game"], game["code"], name, place, score,
-                         place == 1])
+                         place == 1,
+                         hours_minutes_seconds(times[name]) if name in times else ""])
     return rows

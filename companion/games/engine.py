@@ -399,6 +399,17 @@ class Game(Generic[StateT, OptionsT]):
         """The final standings once the game is over, else None."""
         raise NotImplementedError
 
+    def result_with_times(self, state: StateT,
+                          used_ms: Mapping[int, int] | None) -> Result | None:
+        """The final standings when the table had a clock: each player's time used over
+        the game, handed in by the table (the engine never reads a clock), for a game
+        whose tie-breaks may count it. None: no clock."""
+        return self.result(state)
+
+    def needs_clock(self, options: dict[str, Any]) -> bool:
+        """Whether these options count the table clock's times (a tie-break on time)."""
+        return False
+
     def scores(self, state: StateT) -> dict[int, int]:
         """Each player's score as the game stands (for the chart of the game at the end;
         it may count secrets, as it is only drawn once the game is over)."""

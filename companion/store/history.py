@@ -27,10 +27,11 @@ class Listed:
     updated_at: float
     finished_at: datetime | None
     players: tuple[tuple[int, str], ...]
+    clock: dict[str, Any] | None = None
 
 
 LISTED = (TABLES.c.id, TABLES.c.code, TABLES.c.game, TABLES.c.options, TABLES.c.created_at,
-          TABLES.c.updated_at, TABLES.c.finished_at)
+          TABLES.c.updated_at, TABLES.c.finished_at, TABLES.c.clock)
 
 
 def finished_tables(limit: int) -> list[Listed]:
@@ -56,7 +57,8 @@ def _listed(statement) -> list[Listed]:
                     .order_by(PLAYERS.c.table_id, PLAYERS.c.seat)):
                 players[seat.table_id].append((seat.id, seat.name))
     return [Listed(row.code, row.game, row.options, getattr(row, "state", None), row.created_at,
-                   row.updated_at, row.finished_at, tuple(players[row.id])) for row in rows]
+                   row.updated_at, row.finished_at, tuple(players[row.id]), row.clock)
+            for row in rows]
 
 
 LOG_ENTRIES = select(EVENTS.c.table_id, EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.undoes,

@@ -50,8 +50,8 @@ SENT = select(EVENTS.c.version, EVENTS.c.seq, EVENTS.c.notes).where(
     EVENTS.c.action_id == bindparam("action_id"))
 FULL_LOG = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.action,
                   EVENTS.c.notes, EVENTS.c.reveal, EVENTS.c.undoes, EVENTS.c.version,
-                  EVENTS.c.at).where(EVENTS.c.table_id == bindparam("table_id")).order_by(
-    EVENTS.c.seq)
+                  EVENTS.c.at, EVENTS.c.awaiting).where(
+    EVENTS.c.table_id == bindparam("table_id")).order_by(EVENTS.c.seq)
 NEWEST_EVENTS = select(EVENTS.c.kind, EVENTS.c.action, EVENTS.c.version).where(
     EVENTS.c.table_id == bindparam("table_id")).order_by(EVENTS.c.seq.desc()).limit(
     bindparam("most"))

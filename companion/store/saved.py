@@ -32,6 +32,21 @@ class Named:
     game: str
     name: str
     options: dict[str, Any]
+    clock: dict[str, Any] | None = None
+
+
+# The table clock is saved with the options, beside them in the same JSON under a key no
+# game's options have.
+CLOCK = "clock"
+
+
+def _with_clock(options: dict[str, Any], clock: dict[str, Any] | None) -> dict[str, Any]:
+    return {**options, CLOCK: clock} if clock else dict(options)
+
+
+def _named(game: str, name: str, stored: dict[str, Any]) -> Named:
+    options = dict(stored)
+    return Named(game, name, options, options.pop(CLOCK, None))
 
 
 def save(connection: Connection, named: Named) -> None:
@@ -40,7 +55,8 @@ def save(connection: Connection, named: Named) -> None:
     new name at once both count."""
     dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
     values = {"game": named.game, "name": named.name, "name_key": named.name.casefold(),
-              "options": named.options, "uses": 1, "saved_at": utcnow()}
+              "options": _with_clock(named.options, named.clock), "uses": 1,
+              "saved_at": utcnow()}
     statement = dialect.insert(SAVED).values(values)
     connection.execute(statement.on_conflict_do_update(
         index_elements=[SAVED.c.game, SAVED.c.name_key],
@@ -55,7 +71,7 @@ def saved(game: str, limit: int = OFFERED) -> list[Named]:
             select(SAVED.c.name, SAVED.c.options).where(SAVED.c.game == game)
             .order_by(SAVED.c.uses.desc(), SAVED.c.saved_at.desc(), SAVED.c.id.desc())
             .limit(limit)).all()
-    return [Named(game, row.name, dict(row.options)) for row in rows]
+    return [_named(game, row.name, row.options) for row in rows]
 
 
 def find(game: str, name: str) -> Named | None:
@@ -64,7 +80,7 @@ def find(game: str, name: str) -> Named | None:
         row = connection.execute(
             select(SAVED.c.name, SAVED.c.options).where(
                 SAVED.c.game == game, SAVED.c.name_key == name.casefold())).first()
-    return Named(game, row.name, dict(row.options)) if row else None
+    return _named(game, row.name, row.options) if row else None
 
 
 def names(game: str, option: str, limit: int = OFFERED) -> list[str]:
@@ -84,18 +100,26 @@ def names(game: str, option: str, limit: int = OFFERED) -> list[str]:
 
 def defaults(game: str) -> dict[str, Any]:
     """The option values saved as this server's defaults for a game ({} if none)."""
+    return saved_defaults(game).options
+
+
+def saved_defaults(game: str) -> Named:
+    """This server's defaults for a game: its option values and its clock (none saved:
+    no options and no clock)."""
     with read_connection() as connection:
         options = connection.execute(select(DEFAULTS.c.options)
                                      .where(DEFAULTS.c.game == game)).scalar()
-    return dict(options) if options else {}
+    return _named(game, "", options or {})
 
 
-def save_defaults(game: str, options: dict[str, Any]) -> None:
-    """Keep these option values as this server's defaults for a game, in place of any
-    saved before."""
+def save_defaults(game: str, options: dict[str, Any],
+                  clock: dict[str, Any] | None = None) -> None:
+    """Keep these option values (and this clock) as this server's defaults for a game, in
+    place of any saved before."""
     with transaction() as connection:
         dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-        statement = dialect.insert(DEFAULTS).values(game=game, options=options,
+        statement = dialect.insert(DEFAULTS).values(game=game,
+                                                    options=_with_clock(options, clock),
                                                     saved_at=utcnow())
         connection.execute(statement.on_conflict_do_update(
             index_elements=[DEFAULTS.c.game],

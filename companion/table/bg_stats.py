@@ -15,6 +15,7 @@ from ..errors import conflict
 from ..games import GAMES
 from ..i18n import messages
 from ..snapshots import Snapshot
+from . import clock
 from .read import names_of
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -29,7 +30,7 @@ def play(table: Snapshot) -> dict[str, Any]:
     if table.status != "finished" or table.state is None:
         raise conflict(NOT_OVER)
     engine = GAMES[table.game]
-    outcome = engine.result(table.state)
+    outcome = clock.outcome(table)
     if outcome is None:
         raise conflict(NOT_OVER)
     created = store.history.created_at(table.id)

@@ -19,7 +19,7 @@ from ..auth import Viewer
 from ..errors import bad_request, conflict, forbidden
 from ..games import GAMES, Game
 from ..games.clock import CLOCK_SETTING, Figures, Pause, Tick, figures
-from ..games.engine import Note
+from ..games.engine import Note, Result
 from ..games.messages import message
 from ..games.replay import replay, seat_order
 from ..models import utcnow
@@ -118,12 +118,39 @@ def view_of(table: Snapshot) -> dict | None:
             "admin_ms": seen.admin_ms, "at": now.isoformat(timespec="milliseconds") + "Z"}
 
 
-def used_at_the_end(table: Snapshot) -> dict[int, int] | None:
-    """Each player's time used over the game, once it is over (None without a clock)."""
+def at_the_end(table: Snapshot) -> Figures | None:
+    """The clock's figures over the whole game, once it is over (None without a clock)."""
     if table.clock is None or table.status not in ("finished", "ended"):
         return None
     end = clock_log(table).end
-    return figures_of(table, end or utcnow()).used_ms
+    return figures_of(table, end or utcnow())
+
+
+def used_at_the_end(table: Snapshot) -> dict[int, int] | None:
+    """Each player's time used over the game, once it is over (None without a clock)."""
+    seen = at_the_end(table)
+    return None if seen is None else seen.used_ms
+
+
+def outcome(table: Snapshot, state: dict | None = None) -> Result | None:
+    """The game's result (None before the end), each player's time used handed to the
+    engine when the table had a clock: a score sheet may break a tie on it. `state`: the
+    table's own unless given."""
+    state = table.state if state is None else state
+    if state is None:
+        return None
+    return GAMES[table.game].result_with_times(state, used_at_the_end(table))
+
+
+def record_of(table: Snapshot) -> dict | None:
+    """The clock in a finished game's record: its setting, each player's time used and
+    the table's own (None without a clock)."""
+    seen = at_the_end(table)
+    if seen is None or table.clock is None:
+        return None
+    return {**table.clock,
+            "players": [{"player": p.id, "used_ms": seen.used_ms[p.id]} for p in table.players],
+            "admin_ms": seen.admin_ms}
 
 
 def pause(table: Snapshot, viewer: Viewer, paused: bool) -> Snapshot:

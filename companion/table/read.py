@@ -125,7 +125,7 @@ def _shared_view(table: Snapshot) -> dict:
         "turn": None, "waiting_for": [], "result": None}
     state = table.state
     if state is not None:
-        outcome = engine.result(state)
+        outcome = clock.outcome(table)
         shared.update(
             turn=engine.turn(state), waiting_for=engine.waiting_for(state),
             result=messages.render_deep(outcome.to_json(), names_of(table)) if outcome else None)

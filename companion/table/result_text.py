@@ -16,6 +16,7 @@ from ..games import GAMES
 from ..games.messages import Message, Player, listed, message
 from ..i18n import messages
 from ..snapshots import Snapshot
+from . import clock
 from .read import names_of
 
 
@@ -27,7 +28,7 @@ def result_text(table: Snapshot, dates: Locale) -> str:
 
 
 def _text(table: Snapshot, dates: Locale) -> str:
-    result = GAMES[table.game].result(table.dealt_state)
+    result = clock.outcome(table, table.dealt_state)
     if result is None:
         raise ValueError(f"table {table.code} has no result to write out")
     standings = listed((message("%(place)s. %(player)s %(score)s", place=standing.place,

@@ -34,6 +34,9 @@ REJOIN_CODE_MINUTES = 15
 NO_SUCH_REJOIN_CODE = lazy_gettext("That rejoin code is not right, or it is no longer valid: "
                                    "check it on the host screen, or ask the host for a new one.")
 
+NEEDS_CLOCK = lazy_gettext("A tie-break on the time used needs the table clock: choose a clock, "
+                           "or another tie-break.")
+
 
 def name_taken(name: str) -> str:
     return lazy_gettext("%(name)s is already seated at this table. If you are %(name)s on a new "
@@ -62,8 +65,18 @@ def saved_defaults(engine: Game) -> dict:
     return store.saved.defaults(engine.id)
 
 
-def save_defaults(engine: Game, options: Any) -> None:
-    store.saved.save_defaults(engine.id, validate_options(engine, options))
+def saved_clock(engine: Game) -> dict | None:
+    """The table clock saved with this server's defaults for a game (None: no clock)."""
+    return store.saved.saved_defaults(engine.id).clock
+
+
+def save_defaults(engine: Game, options: Any, clock: Any = None) -> None:
+    """Keep these options and this clock (None: no clock) as the game's defaults."""
+    chosen = validate_options(engine, options)
+    clock_setting = setting_of(clock)
+    if clock_setting is None and engine.needs_clock(chosen):
+        raise bad_request(NEEDS_CLOCK)
+    store.saved.save_defaults(engine.id, chosen, clock_setting)
 
 
 def create_table(game_id: Any, options: Any, clock: Any = None) -> tuple[str, str]:
@@ -78,11 +91,14 @@ def create_table(game_id: Any, options: Any, clock: Any = None) -> tuple[str, st
         options = {**saved_defaults(engine), **options}
     chosen = validate_options(engine, options)
     clock_setting = setting_of(clock)
+    if clock_setting is None and engine.needs_clock(chosen):
+        raise bad_request(NEEDS_CLOCK)
     token = new_token()
     named = chosen.get(engine.saved_by) if engine.saved_by else None
     code = store.create_table({"game": engine.id, "options": chosen, "clock": clock_setting,
                                "host_token_hash": hash_token(token)},
-                              named=store.Named(engine.id, named, chosen) if named else None)
+                              named=(store.Named(engine.id, named, chosen, clock_setting)
+                                     if named else None))
     return code, token
 
 
@@ -394,7 +410,7 @@ def play_again(table: Snapshot, viewer: Viewer) -> tuple[str, str]:
     options = validate_options(engine, table.options)
     # The same sheet once more: its saved options count one more use, as from the form.
     name = options.get(engine.saved_by) if engine.saved_by else None
-    named = store.Named(engine.id, name, options) if name else None
+    named = store.Named(engine.id, name, options, table.clock) if name else None
     codes: list[str] = []
 
     def move_on(before: Snapshot) -> Change:

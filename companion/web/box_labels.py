@@ -37,6 +37,7 @@ GAME_WORDS = (
     # The score sheet's tie-break columns (a category's column is its name as typed).
     lazy_gettext("rounds won"),
     lazy_gettext("last round"),
+    lazy_gettext("seconds used"),
 )
 
 # Big Money's number dice combinations and Biz News cards, as its box names them.

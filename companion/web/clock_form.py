@@ -14,10 +14,23 @@ BANK_MINUTES = (1, 600)
 SECONDS_MOST = 600
 
 
-def form_values(form: Any = None) -> dict[str, str]:
-    """The clock's fields as the form shows them: as typed, or their defaults."""
+def form_values(form: Any = None, saved: dict[str, Any] | None = None) -> dict[str, str]:
+    """The clock's fields as the form shows them: as typed, or else as the clock saved
+    (with the defaults or a saved sheet), or else their defaults."""
+    defaults = {**FORM_DEFAULTS, **saved_values(saved)}
     return {name: str((form or {}).get(name, default)).strip()
-            for name, default in FORM_DEFAULTS.items()}
+            for name, default in defaults.items()}
+
+
+def saved_values(clock: dict[str, Any] | None) -> dict[str, str]:
+    """A saved clock as the form's fields."""
+    if not clock:
+        return {}
+    values = {"clock_mode": clock["mode"], "clock_warn_seconds": str(clock["warn_seconds"])}
+    if clock["mode"] == "bank":
+        values.update(clock_bank_minutes=str(max(1, clock["bank_seconds"] // 60)),
+                      clock_increment_seconds=str(clock["increment_seconds"]))
+    return values
 
 
 def _whole(value: str, least: int, most: int, refusal: Any) -> int:

@@ -70,7 +70,9 @@ def options_page(engine, status: int = 200, **context):
     saved = seating.saved_defaults(engine)
     named = seating.saved_by_name(engine)
     offered = {engine.saved_by: seating.names_seen(engine)} if engine.saved_by else {}
-    clock_fields = clock_form.form_values(context.pop("clock_typed", None))
+    clock_fields = clock_form.form_values(context.pop("clock_typed", None),
+                                          context.pop("clock_saved", None)
+                                          or seating.saved_clock(engine))
     return render_template("lobby/new.html", engine=engine, saved=saved, box=engine.box_data(),
                            clock_fields=clock_fields,
                            fields=options_form.fields(engine, saved, context.pop("chosen", None),
@@ -88,7 +90,8 @@ def new_table(game_id: str):
     """The new-table form; `?saved=NAME` fills it with the options saved under a name."""
     engine = game_or_404(game_id)
     named = seating.saved_under(engine, request.args.get("saved"))
-    return options_page(engine, chosen=named.options if named else None)
+    return options_page(engine, chosen=named.options if named else None,
+                        clock_saved=named.clock if named else None)
 
 
 @bp.post("/new/<game_id>")
@@ -117,7 +120,7 @@ def create_saved(game_id: str):
     if named is None:
         return options_page(engine, 404, error=CompanionError(
             "not_found", gettext("Nothing is saved under that name on this server.")))
-    code, token = seating.create_table(game_id, named.options)
+    code, token = seating.create_table(game_id, named.options, named.clock)
     return hosted(code, token)
 
 
@@ -135,9 +138,9 @@ def save_defaults(game_id: str):
     saved = seating.saved_defaults(engine)
     try:
         chosen = {**saved, **options_form.read(engine, request.form, saved)}
-        seating.save_defaults(engine, chosen)
+        seating.save_defaults(engine, chosen, clock_form.from_form(request.form))
     except CompanionError as error:
-        return options_page(engine, error.status, error=error)
+        return options_page(engine, error.status, error=error, clock_typed=request.form)
     return options_page(engine,
                         notice=gettext("Saved as this server's defaults for the next tables."))
 

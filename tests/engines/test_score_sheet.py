@@ -436,3 +436,17 @@ def test_the_bot_plays_every_shape_to_the_end(options):
         act(state, actor, **data)
     assert state["finished"] and GAME.result(state) is not None
     assert all(GAME.random_action(state, p, rng) is None for p in (ANN, BEN, CAT, HOST))
+
+
+def test_less_time_used_breaks_the_tie_on_the_times_the_table_hands_in():
+    times = {ANN: 185_400, BEN: 120_900, CAT: 60_000}
+    result = GAME.result_with_times(wingspan_tie({"by": "time"}), times)
+    assert result.winners == [BEN]
+    assert str(result.explanation) == ("{name:2} and {name:1} tied on 87; {name:2} wins on "
+                                       "fewest seconds used, 120 to 185.")
+    assert result.standings[0].tiebreak == {"seconds_used": 120}
+    more = GAME.result_with_times(wingspan_tie({"by": "time", "most": True}), times)
+    assert more.winners == [ANN]
+    assert "wins on most seconds used, 185 to 120." in str(more.explanation)
+    # Without times (a table without a clock) the link tells no one apart.
+    assert GAME.result(wingspan_tie({"by": "time"})).winners == [ANN, BEN]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Mapping
 from typing import Any, cast
 
 from ..engine import HOST, Game, IllegalAction, Note, NotYourTurn, Result, StrictModel
@@ -401,11 +402,18 @@ class ScoreSheet(Game[ScoreSheetState]):
         return public, private
 
     def result(self, state: ScoreSheetState) -> Result | None:
+        return self.result_with_times(state, None)
+
+    def result_with_times(self, state: ScoreSheetState,
+                          used_ms: Mapping[int, int] | None) -> Result | None:
         if not state["finished"]:
             return None
         if outcome.without_points(state):
             return outcome.result(state)
-        return standings.result(state)
+        return standings.result(state, used_ms or {})
+
+    def needs_clock(self, options: dict[str, Any]) -> bool:
+        return any(tiebreak.get("by") == "time" for tiebreak in options.get("tiebreaks", []))
 
     def scores(self, state: ScoreSheetState) -> dict[int, int]:
         return {p: sheet.total(state, p) for p in state["players"]}

@@ -51,7 +51,15 @@ class ByLastRound(StrictModel):
     most: bool = True
 
 
-TieBreak = Annotated[Union[ByCategory, ByRoundsWon, ByLastRound], Field(discriminator="by")]
+class ByTime(StrictModel):
+    """Less (or more) time used on the table clock: only for a table with a clock."""
+
+    by: Literal["time"]
+    most: bool = False
+
+
+TieBreak = Annotated[Union[ByCategory, ByRoundsWon, ByLastRound, ByTime],
+                     Field(discriminator="by")]
 
 
 class Options(StrictModel):

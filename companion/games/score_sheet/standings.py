@@ -2,6 +2,7 @@
 explanation, one sentence per tie ("Ann and Ben tied on 87; Ann wins on Birds, 32 to 28.")."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Callable
@@ -26,7 +27,9 @@ class Breaker:
         return self.value(player) if self.most else -self.value(player)
 
 
-def chain(state: ScoreSheetState) -> list[Breaker]:
+def chain(state: ScoreSheetState, used_ms: Mapping[int, int]) -> list[Breaker]:
+    """The host's chain; a tie-break on time counts whole seconds of `used_ms`, each
+    player's time used as the table hands it in (none without a clock: no one apart)."""
     breakers: list[Breaker] = []
     for tiebreak in sheet.options(state)["tiebreaks"]:
         if tiebreak["by"] == "category":
@@ -37,6 +40,11 @@ def chain(state: ScoreSheetState) -> list[Breaker]:
             breakers.append(Breaker(category, called,
                                     partial(sheet.category_total, state, category=category),
                                     tiebreak["most"]))
+        elif tiebreak["by"] == "time":
+            called = (message("most seconds used") if tiebreak["most"]
+                      else message("fewest seconds used"))
+            breakers.append(Breaker("seconds_used", called,
+                                    lambda p: used_ms.get(p, 0) // 1000, tiebreak["most"]))
         elif tiebreak["by"] == "rounds_won":
             breakers.append(Breaker("rounds_won", message("rounds won"),
                                     lambda p: sheet.rounds_won(state, p), True))
@@ -48,9 +56,9 @@ def chain(state: ScoreSheetState) -> list[Breaker]:
     return breakers
 
 
-def result(state: ScoreSheetState) -> Result:
+def result(state: ScoreSheetState, used_ms: Mapping[int, int]) -> Result:
     lowest = sheet.options(state)["lowest_wins"]
-    breakers = chain(state)
+    breakers = chain(state, used_ms)
     totals = {p: sheet.total(state, p) for p in state["players"]}
     keyed = [(p, (-totals[p] if lowest else totals[p], *(b.key(p) for b in breakers)))
              for p in state["players"]]

@@ -34,7 +34,12 @@ class ByLastRoundTieBreak(TypedDict):
     most: bool
 
 
-TieBreak = ByCategoryTieBreak | ByRoundsWonTieBreak | ByLastRoundTieBreak
+class ByTimeTieBreak(TypedDict):
+    by: Literal["time"]
+    most: bool
+
+
+TieBreak = ByCategoryTieBreak | ByRoundsWonTieBreak | ByLastRoundTieBreak | ByTimeTieBreak
 
 
 class SheetOptions(TypedDict):
