@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.extensions import db
 from companion.models import SavedOptions
 from tests.support.pages import page
-from tests.web.test_score_sheet_lobby import FORM, created, options_of, sheet_form
+from tests.support.sheet_forms import FORM, created, options_of, sheet_form
 
 
 def test_the_form_offers_zero_sum_rounds_and_how_the_game_is_won(host):
