@@ -10,12 +10,8 @@ import re
 from playwright.sync_api import expect
 
 from tests.support.api import Api
-from tests.support.browser import (SOON, STREAM_OPEN_SPY, console_errors, first_move, following,
-                                   host_screen, seat_phone, wait_until)
-
-BUZZ_SPY = """window.__buzzes = [];
-Object.defineProperty(navigator, 'vibrate', {configurable: true,
-  value: (pattern) => { window.__buzzes.push(pattern); return true; }});"""
+from tests.support.browser import (BUZZ_SPY, SOON, STREAM_OPEN_SPY, console_errors, first_move,
+                                   following, host_screen, seat_phone, wait_until)
 
 VIDEO_PLAYING = ("(() => { const v = document.getElementById('awake'); "
                  "return !v.paused && v.currentTime > 0; })()")

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.support.api import Api
-from tests.support.browser import SOON, host_screen, screenshot, seat_phone
+from tests.support.browser import BUZZ_SPY, SOON, host_screen, screenshot, seat_phone, wait_until
 
 BANK = {"mode": "bank", "bank_seconds": 60, "increment_seconds": 5, "warn_seconds": 58}
 RUNNING = re.compile(r"\brunning\b")
@@ -88,6 +88,30 @@ def test_a_go_big_bank_runs_only_for_the_awaited_phone_and_the_host_pauses_it(
     expect(own_clock(phones[following])).to_have_class(RUNNING, timeout=SOON)
     assert frozen  # shown while paused, and counting again now:
     counts_on(own_clock(phones[following]).locator(".clock-time"))
+
+
+def test_a_phone_buzzes_once_as_its_own_bank_runs_short(live_server, new_phone):
+    api = Api(live_server.local_url, app=live_server.app)
+    table = api.table("go-big", players=("Ann", "Ben"), clock=BANK)
+    awaited = table.names[table.view()["waiting_for"][0]]
+    nextone = "Ben" if awaited == "Ann" else "Ann"
+    phone = seat_phone(new_phone, live_server.url, table, nextone)
+    phone.context.add_init_script(BUZZ_SPY)
+    phone.reload()
+    phone.locator(".clock-title").click()  # a tap: what a browser asks before a buzz
+    expect(own_clock(phone)).not_to_have_class(RUNNING)
+    while table.names[table.view()["waiting_for"][0]] == awaited:  # the turn's steps
+        kind, action = table.next_move()
+        assert table.act(table.tokens[awaited], **action)[0] == 200
+    expect(own_clock(phone)).to_have_class(RUNNING, timeout=SOON)
+    wait_until(phone, "window.__buzzes.length === 1")  # "your turn"
+    # Its own time falls below the warning (58 s of its 60) by itself: the phone buzzes once.
+    expect(own_clock(phone)).to_have_class(WARN, timeout=10_000)
+    wait_until(phone, "window.__buzzes.length === 2")
+    time_shown = own_clock(phone).locator(".clock-time")
+    counts_on(time_shown)
+    counts_on(time_shown)
+    assert phone.evaluate("window.__buzzes.length") == 2
 
 
 def test_on_a_secret_sheet_each_phone_s_time_stops_as_it_enters(live_server, new_phone):

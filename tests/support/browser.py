@@ -81,6 +81,9 @@ CONTROLS = "form, button, input, select, textarea, [hx-post], [hx-put], [hx-patc
 
 # Counts the page's live streams opened (the htmx SSE extension's event), once however
 # often it is added: a stream is open once the server listens for the table's changes on it.
+BUZZ_SPY = """window.__buzzes = [];
+Object.defineProperty(navigator, 'vibrate', {configurable: true,
+  value: (pattern) => { window.__buzzes.push(pattern); return true; }});"""
 STREAM_OPEN_SPY = """if (!("streamsOpened" in window)) { window.streamsOpened = 0;
   document.addEventListener("htmx:sseOpen", () => { window.streamsOpened += 1; }); }"""
 
