@@ -11,8 +11,8 @@ import random
 import pydantic
 import pytest
 
-from companion.games.engine import HOST, IllegalAction, NotYourTurn
-from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, enter, new
+from companion.games.engine import HOST, NotYourTurn
+from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, enter, new, refused
 
 WINGSPAN = ["Birds", "Bonus cards", "End-of-round goals", "Eggs", "Food on cards",
             "Tucked cards"]
@@ -27,14 +27,6 @@ def points(state, round_, *values, host=False):
         else:
             lines += enter(state, player, round_, Points=value)
     return lines
-
-
-def refused(state, actor, error=IllegalAction, **data):
-    before = repr(state)
-    with pytest.raises(error) as caught:
-        act(state, actor, **data)
-    assert repr(state) == before
-    return str(caught.value.message)
 
 
 def public(state, viewer=None):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pydantic
 import pytest
 
-from companion.games.engine import HOST, IllegalAction, NotYourTurn
+from companion.games.engine import HOST, NotYourTurn
 from companion.games.score_sheet.bids import round_score
-from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, new
+from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, new, refused
 
 
 def bid(state, player, round_, value):
@@ -30,14 +30,6 @@ def play_round(state, round_, bids, taken):
     for player, value in zip(state["players"], taken):
         lines += tricks(state, player, round_, value)
     return lines
-
-
-def refused(state, actor, error=IllegalAction, **data):
-    before = repr(state)
-    with pytest.raises(error) as caught:
-        act(state, actor, **data)
-    assert repr(state) == before
-    return str(caught.value.message)
 
 
 def row(state, player, round_):

@@ -8,16 +8,8 @@ from __future__ import annotations
 import pydantic
 import pytest
 
-from companion.games.engine import HOST, IllegalAction, NotYourTurn
-from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, enter, new
-
-
-def refused(state, actor, error=IllegalAction, **data):
-    before = repr(state)
-    with pytest.raises(error) as caught:
-        act(state, actor, **data)
-    assert repr(state) == before
-    return str(caught.value.message)
+from companion.games.engine import HOST, NotYourTurn
+from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, enter, new, refused
 
 
 def places(state):

@@ -4,18 +4,9 @@ shown. Law: docs/rulings.md (Score sheet: A round at once, A second look)."""
 from __future__ import annotations
 
 
-import pytest
 
-from companion.games.engine import HOST, IllegalAction, NotYourTurn
-from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, enter, new
-
-
-def refused(state, actor, error=IllegalAction, **data):
-    before = repr(state)
-    with pytest.raises(error) as caught:
-        act(state, actor, **data)
-    assert repr(state) == before
-    return str(caught.value.message)
+from companion.games.engine import HOST, NotYourTurn
+from tests.support.sheet_rules import ANN, BEN, CAT, GAME, act, enter, new, refused
 
 
 def test_the_scorer_enters_a_whole_round_at_once_and_it_closes():

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from companion.games.engine import IllegalAction
 from companion.games.score_sheet import ScoreSheet
 
 GAME = ScoreSheet()
@@ -26,3 +29,12 @@ def enter(state, actor, round_, player=None, **scores):
     if player is not None:
         data["player"] = player
     return act(state, actor, **data)
+
+
+def refused(state, actor, error=IllegalAction, **data):
+    """The message of the move the rules refuse, the state left as it was."""
+    before = repr(state)
+    with pytest.raises(error) as caught:
+        act(state, actor, **data)
+    assert repr(state) == before
+    return str(caught.value.message)

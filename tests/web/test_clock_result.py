@@ -17,7 +17,6 @@ from companion.record_import import table_record
 from companion.table import read
 from companion.transfer import ImportRefused
 from tests.support.api import Api, Seated
-from tests.support.app import app_on, own_database
 from tests.support.pages import csrf_of, page, text_of
 from tests.support.screens import as_host, as_player, new_table, post
 
@@ -161,15 +160,6 @@ def test_a_record_whose_tie_was_broken_on_time_opens_and_a_changed_time_is_refus
             table_record(dict(document, clock=dict(document["clock"], players=swapped)),
                          "wingspan.json")
     assert "does not replay to the result it states" in str(refused.value)
-
-
-@pytest.fixture
-def other_app(tmp_path):
-    """A second server's app, on a database of its own."""
-    folder = tmp_path / "other"
-    folder.mkdir()
-    with own_database(folder) as url, app_on(url, folder) as other:
-        yield other
 
 
 def test_a_record_opened_on_another_server_keeps_its_clock_and_times(api, client, other_app):

@@ -12,7 +12,6 @@ import pytest
 
 from companion.web.contract import openapi
 from tests.support.api import Api
-from tests.support.app import app_on, own_database
 from tests.support.pages import page, text_of
 from tests.support.screens import as_player, new_table, post, seat
 
@@ -205,15 +204,6 @@ def test_only_the_host_picks_and_only_in_the_lobby(app, host):
 
 
 # -- the pick's line in a record and in an export ---------------------------------
-
-@pytest.fixture
-def other_app(tmp_path):
-    """A second server's app, on a database of its own."""
-    folder = tmp_path / "other"
-    folder.mkdir()
-    with own_database(folder) as url, app_on(url, folder) as other:
-        yield other
-
 
 def imported(other_app, path) -> str:
     result = other_app.test_cli_runner().invoke(args=["import", str(path)])

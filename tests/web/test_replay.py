@@ -17,7 +17,7 @@ from companion.games import GAMES
 from companion.models import Table
 from companion.table import read, replaying
 from tests.support.api import Api
-from tests.support.app import ROOT, app_on, own_database
+from tests.support.app import ROOT, app_on
 from tests.support.pages import csrf_of, page, text_of
 from tests.support.screens import as_host, as_player
 
@@ -52,15 +52,6 @@ def table_count(app) -> int:
         count = db.session.query(Table).count()
         db.session.remove()
         return count
-
-
-@pytest.fixture
-def other_app(tmp_path):
-    """A second server's app, on a database of its own."""
-    folder = tmp_path / "other"
-    folder.mkdir()
-    with own_database(folder) as url, app_on(url, folder) as other:
-        yield other
 
 
 def test_a_replay_steps_through_the_game_with_every_secret(app):
