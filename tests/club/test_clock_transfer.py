@@ -15,17 +15,7 @@ BANK = {"mode": "bank", "bank_seconds": 90, "increment_seconds": 3, "warn_second
 
 
 def clocked(api: Api, clock=BANK) -> Seated:
-    status, created = api.call("POST", "/tables", json={"game": "guess-number",
-                                                        "clock": clock})
-    assert status == 201, created
-    code, host = created["code"], created["host_token"]
-    tokens, ids = {}, {}
-    for name in ("Ann", "Ben"):
-        status, joined = api.call("POST", f"/tables/{code}/players", json={"name": name})
-        assert status == 201, joined
-        tokens[name], ids[name] = joined["token"], joined["player"]["id"]
-    assert api.call("POST", f"/tables/{code}/start", host, {"seed": 5})[0] == 200
-    return Seated(api, code, host, tokens, ids)
+    return api.table("guess-number", ("Ann", "Ben"), seed=5, clock=clock)
 
 
 def played(table: Seated, finish: bool) -> None:

@@ -23,18 +23,7 @@ WAIT = 0.8
 
 def clocked(api: Api, clock, game: str = "guess-number", players=("Ann", "Ben"),
             start: bool = True) -> Seated:
-    status, created = api.call("POST", "/tables", json={"game": game, "clock": clock})
-    assert status == 201, created
-    code, host = created["code"], created["host_token"]
-    tokens, ids = {}, {}
-    for name in players:
-        status, joined = api.call("POST", f"/tables/{code}/players", json={"name": name})
-        assert status == 201, joined
-        tokens[name], ids[name] = joined["token"], joined["player"]["id"]
-    if start:
-        status, view = api.call("POST", f"/tables/{code}/start", host, {"seed": 3})
-        assert status == 200, view
-    return Seated(api, code, host, tokens, ids)
+    return api.table(game, players, start=start, seed=3, clock=clock)
 
 
 def moment(view: dict) -> datetime:
