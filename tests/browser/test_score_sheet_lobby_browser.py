@@ -31,7 +31,7 @@ def test_the_sheet_is_typed_with_its_tie_break_chain_then_reused_in_one_tap(live
     expect(page.get_by_label("Category of tie-break 1")).to_be_hidden()
 
     page.get_by_label("Game", exact=True).fill("Wingspan")
-    page.get_by_label("Rounds").fill("4")
+    page.get_by_label("Rounds", exact=True).fill("4")
     page.get_by_label("Categories").fill("\n".join(WINGSPAN))
     page.get_by_label("Secret entry").check()
     page.get_by_label("Tie-break 1", exact=True).select_option(label="Most rounds won")

@@ -5,7 +5,7 @@ test registers by importing this module).
 A game's options are described by the game's own model, and the model's validators keep
 rules between values that a schema cannot say: each colour chosen once, a tie-break
 naming one of the sheet's own categories, a Bank with at least one bill, a name of
-printable characters. A body that only
+printable characters, a tie-break on the time used only with the table clock. A body that only
 such a validator refuses is a request the document calls valid and the game refuses,
 rightly; the generated bodies leave those out, and every other refusal still counts.
 """
@@ -35,6 +35,14 @@ def beyond_the_schema(found: set[str]) -> bool:
     return found == {"value_error"}
 
 
+def counts_time(engine, options: dict) -> bool:
+    """Whether these options (well formed or not) break a tie on the time used."""
+    try:
+        return engine.needs_clock(options)
+    except (AttributeError, TypeError):  # not options the game could read at all
+        return False
+
+
 def refused_beyond_the_schema(method: str, path: str, body: Any) -> bool:
     """Whether the server refuses this body to make a table, or to join one, only by a
     rule JSON Schema cannot state."""
@@ -48,6 +56,8 @@ def refused_beyond_the_schema(method: str, path: str, body: Any) -> bool:
     options = body.get("options", {})
     if engine is None or not isinstance(options, dict):
         return False
+    if not body.get("clock") and counts_time(engine, options):
+        return True  # a tie-break on the time used, on a table made without a clock
     return beyond_the_schema(refusals(lambda: engine.options_for(options)))
 
 
