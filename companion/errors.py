@@ -3,6 +3,7 @@ an HTTP status and a sentence a player understands, in the language of the reque
 reads it (a lazy message is rendered when the answer is)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import lazy_gettext
@@ -21,16 +22,26 @@ STATUS = {
 }
 
 
+@dataclass(frozen=True)
+class RuleRef:
+    """The section of a game's rules page that a refusal cites."""
+
+    game: str
+    section: str
+
+
 class CompanionError(Exception):
     """`retry_after`: seconds after which the same request may succeed (the answer's
-    Retry-After header)."""
+    Retry-After header). `rule`: the rule that forbids the move, for a refusal of the
+    rules (the web layer gives it its title and address)."""
 
     def __init__(self, code: str, message: str, retry_after: int | None = None,
-                 **extra: Any):
+                 rule: RuleRef | None = None, **extra: Any):
         super().__init__(message)
         self.code = code
         self._message = message
         self.retry_after = retry_after
+        self.rule = rule
         self.extra = extra
 
     @property

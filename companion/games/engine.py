@@ -35,9 +35,11 @@ class IllegalAction(Exception):
 
     code = "illegal"
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, rule: str | None = None):
         super().__init__(message)
         self.message = message
+        self.rule = rule
+        """The section of the game's rules page that forbids the move (`Game.rule_sections`)."""
 
 
 class NotYourTurn(IllegalAction):
@@ -238,6 +240,9 @@ class Game(Generic[StateT, OptionsT]):
     # Whether a table's scores are what the game was about (a score sheet's totals): /games
     # shows each player's best and average per game name, and the sheet is a download.
     keeps_totals: ClassVar[bool] = False
+    # The sections of the game's rules page, in page order: stable id -> title (a message
+    # id). Every refusal names one (`IllegalAction.rule`); "setup" is the physical setup.
+    rule_sections: ClassVar[dict[str, str]] = {}
 
     _adapter: ClassVar[TypeAdapter[StrictModel] | None] = None
 
@@ -320,8 +325,24 @@ class Game(Generic[StateT, OptionsT]):
         if not self.min_players <= len(players) <= self.max_players:
             raise IllegalAction(message("%(game)s is for %(fewest)s to %(most)s players.",
                                         game=self.title, fewest=self.min_players,
-                                        most=self.max_players))
+                                        most=self.max_players), rule="setup")
         return self.start(players, options, rng)
+
+    def rule_for(self, state: StateT) -> str | None:
+        """The section of the rules page about the step `state` is at (a screen's "Rules"
+        link opens it); None: the page's top."""
+        return None
+
+    def why_not(self, state: StateT, player: int | None) -> list[IllegalAction]:
+        """Why moves `player` might look for are not offered now, each as the refusal the
+        move would get (message and rule), for that player's own screen only (it may speak
+        of their own secrets); None is the host. None by default."""
+        return []
+
+    def setup_checklist(self, options: OptionsT, players: int) -> list[Message]:
+        """What to deal and lay out at the table for these options and this many players,
+        a line each (the rules page's setup, the lobby's checklist)."""
+        return []
 
     def start(self, players: list[int], options: OptionsT, rng: random.Random) -> StateT:
         """The starting state for a number of players the game is for."""

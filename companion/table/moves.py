@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from .. import store
 from ..auth import Viewer
-from ..errors import CompanionError, bad_request, conflict, forbidden, illegal
+from ..errors import CompanionError, RuleRef, bad_request, conflict, forbidden, illegal
 from ..games import GAMES, Game
 from ..games.engine import IllegalAction
 from ..games.replay import action_rng, first_player_rng, replay, seat_order, setup_rng
@@ -49,9 +49,11 @@ def copied(state: dict) -> dict:
         return copy.deepcopy(state)
 
 
-def rules_refusal(exc: IllegalAction) -> CompanionError:
-    """The rules' refusal of a move, as the error a request is answered with."""
-    return CompanionError(exc.code, messages.render(exc.message, {}))
+def rules_refusal(exc: IllegalAction, game: str) -> CompanionError:
+    """The rules' refusal of a move, as the error a request is answered with, citing the
+    rule that forbids it."""
+    return CompanionError(exc.code, messages.render(exc.message, {}),
+                          rule=RuleRef(game, exc.rule) if exc.rule else None)
 
 
 def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
@@ -99,7 +101,7 @@ def start(table: Snapshot, viewer: Viewer, first_player: Any = None,
         try:
             state = engine.setup(order, options, setup_rng(seed))
         except IllegalAction as exc:
-            raise rules_refusal(exc) from None
+            raise rules_refusal(exc, table.game) from None
         return Change(row={"status": "playing", "seed": seed, "first_player": order[0],
                            "options": options.model_dump(mode="json"), "state": state,
                            "moves": 0, "started_at": utcnow()}, events=events)
@@ -175,6 +177,37 @@ def _actor(table: Snapshot, viewer: Viewer, engine: Game, action_type: str,
     return viewer.player_id
 
 
+def tried(table: Snapshot, engine: Game, actor: int | None, action: Any) -> tuple[dict, list]:
+    """The state after the action and its log lines, applied to a copy of the table's
+    state; or the refusal the move gets."""
+    if table.status != "playing":
+        raise illegal({"lobby": lazy_gettext("The game has not started yet."),
+                       "ended": ENDED}.get(table.status, lazy_gettext("The game is over.")))
+    named = getattr(action, "player", None)
+    if (actor is None and action.type in engine.host_or_player_actions
+            and named is not None and not engine.host_names_anyone(table.state, action)
+            and not seated(table, named).local):
+        raise forbidden(lazy_gettext("%(name)s makes this move on their own phone.",
+                                     name=seated(table, named).name))
+    state = copied(table.dealt_state)
+    try:
+        notes = engine.apply(state, actor, action, action_rng(table.dealt_seed, table.moves))
+    except IllegalAction as exc:
+        raise rules_refusal(exc, table.game) from None
+    return state, notes
+
+
+def check(table: Snapshot, viewer: Viewer, data: Any) -> None:
+    """Refuse, as `act` would now, an action this viewer could not make; store nothing."""
+    engine = GAMES[table.game]
+    envelope, fields = read_envelope(data)
+    action = parse_action(engine, fields)
+    actor = _actor(table, viewer, engine, action.type, envelope.as_)
+    if envelope.version is not None and envelope.version != table.version:
+        raise stale(table, viewer)
+    tried(table, engine, actor, action)
+
+
 def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
     """Apply one action for this viewer, to the table as the request found it: should
     another writer have moved it on since, the action is tried again on the table as it
@@ -189,20 +222,7 @@ def act(table: Snapshot, viewer: Viewer, data: Any) -> Move:
         # over): the caller gets the fresh view of the contract's 409.
         if envelope.version is not None and envelope.version != before.version:
             raise stale(before, viewer)
-        if before.status != "playing":
-            raise illegal({"lobby": lazy_gettext("The game has not started yet."),
-                           "ended": ENDED}.get(before.status, lazy_gettext("The game is over.")))
-        named = getattr(action, "player", None)
-        if (actor is None and action.type in engine.host_or_player_actions
-                and named is not None and not engine.host_names_anyone(before.state, action)
-                and not seated(before, named).local):
-            raise forbidden(lazy_gettext("%(name)s makes this move on their own phone.",
-                                         name=seated(before, named).name))
-        state = copied(before.dealt_state)
-        try:
-            notes = engine.apply(state, actor, action, action_rng(before.dealt_seed, before.moves))
-        except IllegalAction as exc:
-            raise rules_refusal(exc) from None
+        state, notes = tried(before, engine, actor, action)
         finished = engine.result(state) is not None
         return Change(
             row={"state": state, "moves": before.moves + 1,
@@ -233,7 +253,7 @@ def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
     try:
         notes = engine.apply(state, actor, action, action_rng(table.dealt_seed, table.moves))
     except IllegalAction as exc:
-        raise rules_refusal(exc) from None
+        raise rules_refusal(exc, table.game) from None
     names = names_of(table)
     sentence = engine.preview(table.state, actor, action)
     if sentence is not None:

@@ -11,10 +11,13 @@ from ..errors import CompanionError, bad_request
 from ..extensions import csrf, limiter
 from ..table import bg_stats, clock, moves, read, seating
 from . import contract, links
+from .errors import error_json
 from .contract import A_VIEW, described, sent, whole_numbers
 from .live_stream import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+# What `check` answers as a move that could not be made (the others: who asks, or where).
+MOVE_REFUSALS = frozenset({"bad_request", "forbidden", "illegal", "stale", "conflict"})
 csrf.exempt(bp)  # no cookies here: a bearer token in a header cannot be forged cross-site
 
 
@@ -103,6 +106,25 @@ def act(code: str):
     table, viewer = table_and_viewer(code)
     data = body()
     return jsonify(moves.answer(moves.act(table, viewer, data), viewer))
+
+
+@bp.post("/tables/<code>/check")
+@described("Whether a move could be made now", body_schema=contract.action_schemas, answer={
+    "type": "object", "required": ["legal"],
+    "properties": {"legal": {"type": "boolean"}, "error": contract.ERROR_BODY}},
+    description=("The body is an action, as for `actions`. Nothing changes: the answer says "
+                 "whether the caller could make that move now and, when not, why (the "
+                 "refusal `actions` would give, with the rule that forbids it)."))
+def check(code: str):
+    table, viewer = table_and_viewer(code)
+    data = body()
+    try:
+        moves.check(table, viewer, data)
+    except CompanionError as error:
+        if error.code not in MOVE_REFUSALS:
+            raise
+        return jsonify(legal=False, error=error_json(error)["error"])
+    return jsonify(legal=True)
 
 
 @bp.post("/tables/<code>/undo")

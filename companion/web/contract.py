@@ -231,9 +231,13 @@ def sent(model: type[ModelT], data: dict) -> ModelT:
 
 # -- the OpenAPI document ----------------------------------------------------------------
 
-ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
-    "type": "object", "required": ["code", "message"],
-    "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
+RULE = {"type": "object", "required": ["game", "section", "title", "url"],
+        "properties": {"game": {"type": "string"}, "section": {"type": "string"},
+                       "title": {"type": "string"}, "url": {"type": "string"}}}
+ERROR_BODY = {"type": "object", "required": ["code", "message"],
+              "properties": {"code": {"type": "string"}, "message": {"type": "string"},
+                             "rule": RULE}}
+ERROR = {"type": "object", "required": ["error"], "properties": {"error": ERROR_BODY}}
 VIEW = {"type": "object", "required": ["code", "game", "status", "version", "players", "you",
                                        "turn", "waiting_for", "state", "private", "actions",
                                        "result"],

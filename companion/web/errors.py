@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from ..errors import CompanionError, unavailable
 from ..extensions import limiter
+from .rules_pages import refusal_rule
 
 # The database refused a connection, dropped it, or none was free in time: a moment later
 # it may answer, so the client is told to retry (phones' streams do it by themselves).
@@ -39,9 +40,18 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "frame-ancestors 'none'; object-src 'none'")
 
 
+def error_json(error: CompanionError) -> dict:
+    """The contract's error body, with the rule a refusal of the rules cites."""
+    body = error.to_json()
+    rule = refusal_rule(error)
+    if rule is not None:
+        body["error"]["rule"] = rule
+    return body
+
+
 def respond(error: CompanionError):
     if request.path.startswith("/api/"):
-        return jsonify(error.to_json()), error.status
+        return jsonify(error_json(error)), error.status
     template = "_error.html" if request.headers.get("HX-Request") else "error.html"
     return render_template(template, error=error), error.status
 

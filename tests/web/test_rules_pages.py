@@ -1,0 +1,100 @@
+"""The rules at hand: each built-in game's rules page in every language, with a section
+for every id its engine cites; the setup for a table's own options when opened from it;
+the rule a refusal cites in the API's 422 and in `check`, which changes nothing."""
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from companion.games import BUILT_IN, GAMES
+from companion.web.languages import SHIPPED
+from tests.support.api import Api
+
+SECTION = re.compile(r'<section id="([a-z0-9-]+)" class="rule-section"')
+
+
+def page_of(client, game: str, language: str, **args):
+    response = client.get(f"/rules/{game}", query_string=args,
+                          headers={"Accept-Language": language})
+    assert response.status_code == 200, response.status_code
+    assert f'<html lang="{language}">' in response.get_data(as_text=True)
+    return response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("language", SHIPPED)
+@pytest.mark.parametrize("game", [game.id for game in BUILT_IN])
+def test_the_rules_page_has_every_section_its_engine_cites_in_order(client, game, language):
+    html = page_of(client, game, language)
+    assert SECTION.findall(html) == list(GAMES[game].rule_sections)
+    for section in GAMES[game].rule_sections:
+        assert f'href="#{section}"' in html  # the contents at the top lead to it
+
+
+def test_a_game_without_rules_is_not_found(client):
+    assert client.get("/rules/chess").status_code == 404
+
+
+@pytest.mark.parametrize("game", [game.id for game in BUILT_IN])
+def test_opened_from_a_table_the_setup_says_what_that_table_needs(client, game):
+    engine = GAMES[game]
+    options = {"name": "Rummy"} if game == "score-sheet" else {}
+    names = ("Ann", "Ben", "Cat", "Dan")[:max(engine.min_players, 3)]
+    table = Api(client=client).table(game, players=names, start=False, options=options)
+    html = page_of(client, game, "en", table=table.code)
+    setup = html[html.index('<section id="setup"'):]
+    setup = setup[:setup.index("</section>")]
+    assert f"For table {table.code}, with {len(names)} players" in setup
+    lines = re.findall(r"<li>(.*?)</li>", setup, re.S)
+    assert lines and all(unescape(line).strip() for line in lines)
+    assert "For table" not in page_of(client, game, "en")
+
+
+def test_a_refused_move_cites_its_rule_and_check_answers_the_same_changing_nothing(client):
+    api = Api(client=client)
+    table = api.table("go-big")
+    first = table.view()["turn"]
+    token = table.token_of(first)
+    out_of_step = {"type": "draw", "source": "deck"}
+    status, refused = table.act(token, **out_of_step)
+    assert status == 422, refused
+    rule = refused["error"]["rule"]
+    assert rule["game"] == "go-big" and rule["section"] in GAMES["go-big"].rule_sections
+    assert rule["url"] == f"/rules/go-big#{rule['section']}"
+    assert rule["title"] == GAMES["go-big"].rule_sections[rule["section"]]
+    assert f'id="{rule["section"]}"' in page_of(client, "go-big", "en")
+
+    before = table.view(token)["version"]
+    status, checked = api.call("POST", f"/tables/{table.code}/check", token, out_of_step)
+    assert status == 200 and checked == {"legal": False, "error": refused["error"]}
+    offered = table.view(token)["actions"][0]
+    status, checked = api.call("POST", f"/tables/{table.code}/check", token, offered)
+    assert (status, checked) == (200, {"legal": True}), offered
+    assert table.view(token)["version"] == before
+
+
+def test_check_speaks_the_callers_language(client):
+    table = Api(client=client).table("go-big")
+    token = table.token_of(table.view()["turn"])
+    response = client.post(f"/api/v1/tables/{table.code}/check", json={"type": "draw",
+                                                                      "source": "deck"},
+                           headers={"Authorization": f"Bearer {token}",
+                                    "Accept-Language": "de"})
+    body = response.get_json()
+    assert body["legal"] is False
+    assert body["error"]["rule"]["title"] != GAMES["go-big"].rule_sections[
+        body["error"]["rule"]["section"]]
+
+
+def test_check_of_someone_elses_turn_and_without_a_seat(client):
+    api = Api(client=client)
+    table = api.table("go-big")
+    waiting = next(p for p in table.ids.values() if p != table.view()["turn"])
+    offered = table.view(table.token_of(table.view()["turn"]))["actions"][0]
+    status, checked = api.call("POST", f"/tables/{table.code}/check",
+                               table.token_of(waiting), offered)
+    assert status == 200 and checked["legal"] is False
+    assert checked["error"]["code"] in {"forbidden", "illegal"}
+    status, _ = api.call("POST", f"/tables/{table.code}/check", None, offered)
+    assert status == 401
