@@ -231,9 +231,9 @@ def sent(model: type[ModelT], data: dict) -> ModelT:
 
 # -- the OpenAPI document ----------------------------------------------------------------
 
-RULE = {"type": "object", "required": ["game", "section", "title", "url"],
-        "properties": {"game": {"type": "string"}, "section": {"type": "string"},
-                       "title": {"type": "string"}, "url": {"type": "string"}}}
+RULE = {"type": "object", "required": ["id", "title", "url"],
+        "properties": {"id": {"type": "string"}, "title": {"type": "string"},
+                       "url": {"type": "string"}}}
 ERROR_BODY = {"type": "object", "required": ["code", "message"],
               "properties": {"code": {"type": "string"}, "message": {"type": "string"},
                              "rule": RULE}}

@@ -28,8 +28,7 @@ def rule_address(game: str, section: str | None, code: str | None = None) -> str
 
 def rule_json(rule: RuleRef) -> dict[str, Any]:
     """The `rule` of a refusal as the API gives it."""
-    return {"game": rule.game, "section": rule.section,
-            "title": rule_title(rule.game, rule.section),
+    return {"id": rule.section, "title": rule_title(rule.game, rule.section),
             "url": rule_address(rule.game, rule.section)}
 
 

@@ -60,10 +60,10 @@ def test_a_refused_move_cites_its_rule_and_check_answers_the_same_changing_nothi
     status, refused = table.act(token, **out_of_step)
     assert status == 422, refused
     rule = refused["error"]["rule"]
-    assert rule["game"] == "go-big" and rule["section"] in GAMES["go-big"].rule_sections
-    assert rule["url"] == f"/rules/go-big#{rule['section']}"
-    assert rule["title"] == GAMES["go-big"].rule_sections[rule["section"]]
-    assert f'id="{rule["section"]}"' in page_of(client, "go-big", "en")
+    assert set(rule) == {"id", "title", "url"} and rule["id"] in GAMES["go-big"].rule_sections
+    assert rule["url"] == f"/rules/go-big#{rule['id']}"
+    assert rule["title"] == GAMES["go-big"].rule_sections[rule["id"]]
+    assert f'id="{rule["id"]}"' in page_of(client, "go-big", "en")
 
     before = table.view(token)["version"]
     status, checked = api.call("POST", f"/tables/{table.code}/check", token, out_of_step)
@@ -84,7 +84,7 @@ def test_check_speaks_the_callers_language(client):
     body = response.get_json()
     assert body["legal"] is False
     assert body["error"]["rule"]["title"] != GAMES["go-big"].rule_sections[
-        body["error"]["rule"]["section"]]
+        body["error"]["rule"]["id"]]
 
 
 def test_check_of_someone_elses_turn_and_without_a_seat(client):
