@@ -68,18 +68,17 @@ def why_not_lines(table: Snapshot, view: dict[str, Any]) -> list[dict[str, Any]]
             for reason in GAMES[table.game].why_not(table.state, view["you"])]
 
 
-def table_checklist(game: str, code: str) -> tuple[Snapshot, list[str]] | None:
-    """A table of this game, and what its options and players need set out."""
-    table = read.find(code)
-    if table.game != game:
-        return None
-    engine = GAMES[game]
-    try:
-        options = engine.options_for(table.options, max(len(table.players), engine.min_players))
-    except ValidationError:
-        return None
+@bp.app_template_global()
+def setup_lines(table: Snapshot) -> list[str]:
+    """What this table's options and players need dealt and laid out at the table (for
+    the game's fewest players while fewer have joined)."""
+    engine = GAMES[table.game]
     players = max(len(table.players), engine.min_players)
-    return table, [messages.render(line, {}) for line in engine.setup_checklist(options, players)]
+    try:
+        options = engine.options_for(table.options, players)
+    except ValidationError:
+        return []
+    return [messages.render(line, {}) for line in engine.setup_checklist(options, players)]
 
 
 @bp.get("/rules/<game>")
@@ -87,8 +86,11 @@ def page(game: str):
     if not has_rules_page(game):
         abort(404)
     engine = GAMES[game]
-    found = table_checklist(game, request.args["table"]) if request.args.get("table") else None
-    table, checklist = found if found else (None, [])
+    code = request.args.get("table")
+    table = read.find(code) if code else None
+    if table is not None and table.game != game:
+        table = None
+    checklist = setup_lines(table) if table is not None else []
     return render_template(
         "rules/page.html", game=game, engine=engine, folder=engine.folder, table=table,
         checklist=checklist,
