@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.support.api import Api
-from tests.support.browser import seat_phone
+from tests.support.browser import host_screen, seat_phone
 
 STARTUPS = {"Ann": "food", "Ben": "sports", "Cat": "travel"}
 MARKET = [("food", 10), ("travel", 20), ("technology", 40), ("entertainment", 30)]
@@ -48,3 +48,21 @@ def test_the_number_dice_sent_with_none_chosen_are_refused_in_german(app, live_s
     # browser never stops the post with a message of its own.
     assert phone.evaluate("document.querySelector('.bm-dice-form').noValidate") is True
     assert table.view()["version"] == version  # nothing changed
+
+
+def test_a_player_without_a_phone_added_with_no_name_is_refused_in_german(app, live_server,
+                                                                          new_phone):
+    table = Api(client=app.test_client()).table("go-big", start=False)
+    german = lambda width, height: with_german(new_phone(width, height), live_server)  # noqa: E731
+    host = host_screen(german, live_server.url, table.code, table.host)
+    host.get_by_role("button", name="Hinzufügen", exact=True).click()
+    refusal = host.locator(".error[role=alert]")
+    expect(refusal).to_be_visible()
+    assert "Name" in refusal.inner_text()
+    assert len(table.view()["players"]) == 3  # nothing changed
+
+
+def with_german(page, live_server):
+    page.context.add_cookies([{"name": "companion_language", "value": "de",
+                               "url": live_server.url}])
+    return page
