@@ -51,6 +51,9 @@ class Table(Model):
     # The table clock's setting (games.clock), None for a table without a clock; it counts
     # from started_at.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # A first game taught at the table (None: not taught): {"got_it": {"PLAYER_ID": [STEP,
+    # ...]}}, the kinds of step each player has said "Got it" to.
+    teaching: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     players: Mapped[list["Player"]] = relationship(
         back_populates="table", order_by="Player.seat", cascade="all, delete-orphan")

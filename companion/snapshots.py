@@ -90,6 +90,8 @@ class Snapshot:
     # The table clock's setting (None: no clock), and when the game was dealt.
     clock: dict | None = None
     started_at: datetime | None = None
+    # A first game taught at the table (None: not taught): who has said "Got it" to what.
+    teaching: dict | None = None
     # What several readers of this version work out alike (names, log lines, the parts
     # of a view every viewer shares): worked out once. A new version starts empty.
     _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)

@@ -29,7 +29,7 @@ import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal, Optional, TextIO
+from typing import Annotated, Any, Literal, Optional, TextIO
 
 import click
 from flask_babel import lazy_gettext
@@ -133,6 +133,12 @@ class EventRecord(Record):
     awaiting: Optional[list[int]] = None  # who the game awaits after it (the clock's)
 
 
+class TeachingRecord(Record):
+    """A first game taught at the table: the kinds of step each player (by id) got."""
+
+    got_it: dict[int, list[Annotated[str, Field(max_length=40)]]] = Field(max_length=100)
+
+
 class TableRecord(Record):
     code: str = Field(min_length=1, max_length=8)
     game: str
@@ -152,6 +158,7 @@ class TableRecord(Record):
     players: list[PlayerRecord]
     events: list[EventRecord]
     clock: Optional[dict[str, Any]] = None
+    teaching: Optional[TeachingRecord] = None  # absent from a file made before it was kept
 
     @field_validator("clock")
     @classmethod
@@ -199,7 +206,7 @@ def table_record(table: store.history.Whole) -> dict:
         "state": row.state, "created_at": _time(row.created_at),
         "updated_at": row.updated_at, "started_at": _time(row.started_at),
         "finished_at": _time(row.finished_at),
-        "next_code": row.next_code, "clock": row.clock,
+        "next_code": row.next_code, "clock": row.clock, "teaching": row.teaching,
         "players": [{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                      "token_hash": p.token_hash, "local": p.local,
                      "joined_at": _time(p.joined_at)} for p in table.players],
@@ -365,7 +372,10 @@ def renumbered(record: TableRecord, renumber: dict[int, int]) -> TableRecord:
     copy = record.model_copy(update={
         "first_player": player(record.first_player),
         "players": [p.model_copy(update={"id": renumber[p.id]}) for p in record.players],
-        "events": [event(e) for e in record.events]})
+        "events": [event(e) for e in record.events],
+        "teaching": record.teaching and TeachingRecord(got_it={
+            renumber.get(player_id, player_id): steps
+            for player_id, steps in record.teaching.got_it.items()})})
     return copy.model_copy(update={"state": replayed_state(copy)})
 
 
@@ -483,7 +493,9 @@ def _new_table(record: TableRecord) -> store.NewTable:
                 "updated_at": record.updated_at,
                 "started_at": _parse_time(record.started_at, code),
                 "finished_at": _parse_time(record.finished_at, code),
-                "next_code": record.next_code, "clock": record.clock},
+                "next_code": record.next_code, "clock": record.clock,
+                "teaching": (record.teaching.model_dump(mode="json")
+                             if record.teaching else None)},
         seats=[{"id": p.id, "seat": p.seat, "name": p.name, "name_key": p.name_key,
                 "token_hash": p.token_hash, "local": p.local,
                 "joined_at": _parse_time(p.joined_at, code)} for p in record.players],

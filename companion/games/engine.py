@@ -243,6 +243,9 @@ class Game(Generic[StateT, OptionsT]):
     # The sections of the game's rules page, in page order: stable id -> title (a message
     # id). Every refusal names one (`IllegalAction.rule`); "setup" is the physical setup.
     rule_sections: ClassVar[dict[str, str]] = {}
+    # A first game taught at the table: what each kind of step asks and why (a message),
+    # keyed by the type of the move the step offers.
+    lessons: ClassVar[dict[str, str]] = {}
 
     _adapter: ClassVar[TypeAdapter[StrictModel] | None] = None
 

@@ -64,7 +64,7 @@ def load(table_id: int, known: Snapshot | None = None) -> Snapshot:
         moves=row.moves, seed=row.seed, options=row.options, first_player=row.first_player,
         finished_at=row.finished_at, next_code=row.next_code,
         host_token_hash=row.host_token_hash, players=players, clock=row.clock,
-        started_at=row.started_at,
+        started_at=row.started_at, teaching=row.teaching,
         state=row.state if row.status != "lobby" else None,
         recent=tuple(log_entries(newest, undone, notes)),
         in_effect=tuple(InEffect(e.seq, e.actor, e.reveal)

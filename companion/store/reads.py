@@ -21,7 +21,8 @@ BY_CODE = select(TABLES.c.id, TABLES.c.version).where(TABLES.c.code == bindparam
 VERSION = select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id"))
 ROW = select(*(TABLES.c[name] for name in (
     "id", "code", "game", "status", "version", "moves", "seed", "options", "first_player",
-    "finished_at", "next_code", "host_token_hash", "state", "clock", "started_at"))).where(
+    "finished_at", "next_code", "host_token_hash", "state", "clock", "started_at",
+    "teaching"))).where(
     TABLES.c.id == bindparam("table_id"))
 SEATS = select(*(PLAYERS.c[name] for name in (
     "id", "seat", "name", "name_key", "local", "token_hash", "rejoin_code_hash",

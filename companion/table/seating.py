@@ -79,10 +79,11 @@ def save_defaults(engine: Game, options: Any, clock: Any = None) -> None:
     store.saved.save_defaults(engine.id, chosen, clock_setting)
 
 
-def create_table(game_id: Any, options: Any, clock: Any = None) -> tuple[str, str]:
+def create_table(game_id: Any, options: Any, clock: Any = None,
+                 teach: bool = False) -> tuple[str, str]:
     """A new table in its lobby, its code and host token; options not given take this
     server's saved defaults, then the game's own. `clock`: the table clock's setting
-    (None: no clock)."""
+    (None: no clock). `teach`: a first game, explained on the screens step by step."""
     engine = GAMES.get(game_id) if isinstance(game_id, str) else None
     if engine is None:
         raise bad_request(lazy_gettext("Pick one of the games: %(games)s.",
@@ -96,6 +97,7 @@ def create_table(game_id: Any, options: Any, clock: Any = None) -> tuple[str, st
     token = new_token()
     named = chosen.get(engine.saved_by) if engine.saved_by else None
     code = store.create_table({"game": engine.id, "options": chosen, "clock": clock_setting,
+                               "teaching": {"got_it": {}} if teach else None,
                                "host_token_hash": hash_token(token)},
                               named=(store.Named(engine.id, named, chosen, clock_setting)
                                      if named else None))

@@ -57,7 +57,8 @@ def openapi_document():
 def create_table():
     data = sent(contract.CreateTable, body())
     code, token = seating.create_table(
-        data.game, data.options, data.clock.model_dump(mode="json") if data.clock else None)
+        data.game, data.options, data.clock.model_dump(mode="json") if data.clock else None,
+        data.teach)
     return jsonify(code=code, host_token=token, join_url=links.join_url(code)), 201
 
 

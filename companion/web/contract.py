@@ -68,6 +68,9 @@ class CreateTable(Body):
     game: Literal[tuple(GAMES)]  # type: ignore[valid-type]
     options: dict[str, Any] = Field(default_factory=dict)
     clock: Optional[ClockSetting] = None
+    teach: StrictBool = Field(False, description=(
+        "A first game: each player's screen explains each kind of step the first time it "
+        "comes to them, and the table display once for the table."))
 
     @classmethod
     def parse(cls, data: dict) -> Self:
@@ -85,7 +88,8 @@ class CreateTable(Body):
         """One body per game, told apart by `game`: its options are the game's own
         (validated by the game's model when the table is made), each one optional."""
         mapping = {}
-        clock = model_schema(cls, components)["properties"]["clock"]
+        properties = model_schema(cls, components)["properties"]
+        clock, teach = properties["clock"], properties["teach"]
         for engine in GAMES.values():
             options = model_schema(engine.Options, components, f"{engine.id}.")
             options.pop("required", None)
@@ -95,7 +99,8 @@ class CreateTable(Body):
             components[name] = {
                 "type": "object", "title": f"Create a table of {engine.id}",
                 "properties": {"game": {"const": engine.id},
-                               "options": ref(f"{engine.id}.Options"), "clock": clock},
+                               "options": ref(f"{engine.id}.Options"), "clock": clock,
+                               "teach": teach},
                 "required": ["game"], "additionalProperties": False}
             mapping[engine.id] = SCHEMAS + name
         return {"oneOf": [{"$ref": target} for target in mapping.values()],

@@ -103,7 +103,8 @@ def create(game_id: str):
         chosen = options_form.read(engine, request.form, saved)
         options_form.check(engine, chosen, saved)
         code, token = seating.create_table(game_id, chosen,
-                                           clock_form.from_form(request.form))
+                                           clock_form.from_form(request.form),
+                                           teach=request.form.get("teach") == "on")
     except CompanionError as error:
         return options_page(engine, error.status, error=error,
                             chosen=options_form.typed(engine, request.form, saved),

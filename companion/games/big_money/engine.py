@@ -18,6 +18,7 @@ from ..engine import (HOST, Game, IllegalAction, Note, NotYourTurn, Result, Stan
                       StrictModel, competition_places)
 from ..messages import Message, Player, listed, message, players, semicolons, text_from_json
 from . import biz_news
+from .teaching import LESSONS
 from .action_templates import adjust_template, reveal_template, step_templates
 from .assets import (INDUSTRY_NAMES, deck_is_empty, describe, discard, empty_slots,
                      find_owned, label, new_startup, place_known_card, place_new_card,
@@ -52,6 +53,7 @@ BOT_NAMES = ("", "", "Corner Diner", "Airline", "Book Publisher", "Arena", "App 
 class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
     id = "big-money"
     title = "Big Money"
+    lessons = LESSONS
     min_players = 2
     max_players = 5
     Options = BigMoneyOptions

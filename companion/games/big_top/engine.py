@@ -26,6 +26,7 @@ from typing import Any
 from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing,
                       StrictModel, competition_places)
 from ..messages import Message, Player, listed, message, plural
+from .teaching import LESSONS
 from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS,
                     card_label, card_parts, chart_cards, deck_sorted, dollars_from, empty_chart,
                     is_playable, new_piles, next_needed, put_on_pile, shift_down,
@@ -47,6 +48,7 @@ FAN_TAN = "Fan Tan"
 class BigTop(Game[BigTopState, BigTopOptions]):
     id = "big-top"
     title = "Big Top"
+    lessons = LESSONS
     min_players = 3
     max_players = 6
     Options = BigTopOptions

@@ -11,6 +11,7 @@ from typing import Any
 from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel,
                       competition_places)
 from ..messages import Listed, Message, Player, listed, message, players, plural
+from .teaching import LESSONS
 from .models import SOURCES, VALUES, Draw, Play, Source
 from .models import Options as GoBigOptions
 from .state import Display, GoBigState, Seat
@@ -51,6 +52,7 @@ def drew(player: int, taken: int, source: Source) -> Message:
 class GoBig(Game[GoBigState]):
     id = "go-big"
     title = "Go Big"
+    lessons = LESSONS
     min_players = 2
     max_players = 6
     secrets_called = "bank total"

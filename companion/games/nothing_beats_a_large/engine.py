@@ -36,6 +36,7 @@ from typing import Any
 
 from ..engine import Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel
 from ..messages import Message, Param, Player, message, players, text_json
+from .teaching import LESSONS
 from .goals import check_player_goals, win_sentence
 from .models import COLORS, SIZES, Cast, Challenge, Color, RecordCast, Steal
 from .models import Options as NothingBeatsALargeOptions
@@ -46,6 +47,7 @@ from .state import NothingBeatsALargeState, OpenCast, PendingSteal, Seat
 class NothingBeatsALarge(Game[NothingBeatsALargeState]):
     id = "nothing-beats-a-large"
     title = "Nothing Beats a Large"
+    lessons = LESSONS
     min_players = 2
     max_players = 5
     Options = NothingBeatsALargeOptions

@@ -14,6 +14,7 @@ from typing import Any, cast
 from ..engine import HOST, Game, IllegalAction, Note, NotYourTurn, Result, StrictModel
 from ..messages import Listed, Message, Param, Player, listed, message
 from . import bids, outcome, sheet, standings, zero_sum
+from .teaching import LESSONS
 from .models import Bid, Correct, End, Enter, EnterRound, Finish
 from .models import Options as ScoreSheetOptions
 from .state import ScoreSheetState, Scores, SheetOptions
@@ -31,6 +32,7 @@ def tally(scores: Scores) -> Listed:
 class ScoreSheet(Game[ScoreSheetState]):
     id = "score-sheet"
     title = "Score sheet"
+    lessons = LESSONS
     min_players = 1
     max_players = 20
     Options = ScoreSheetOptions
