@@ -136,7 +136,8 @@ class EventRecord(Record):
 class TeachingRecord(Record):
     """A first game taught at the table: the kinds of step each player (by id) got."""
 
-    got_it: dict[int, list[Annotated[str, Field(max_length=40)]]] = Field(max_length=100)
+    got_it: dict[Annotated[str, Field(pattern=r"^[0-9]{1,16}$")],
+                 list[Annotated[str, Field(max_length=40)]]] = Field(max_length=100)
 
 
 class TableRecord(Record):
@@ -374,7 +375,7 @@ def renumbered(record: TableRecord, renumber: dict[int, int]) -> TableRecord:
         "players": [p.model_copy(update={"id": renumber[p.id]}) for p in record.players],
         "events": [event(e) for e in record.events],
         "teaching": record.teaching and TeachingRecord(got_it={
-            renumber.get(player_id, player_id): steps
+            str(renumber.get(int(player_id), int(player_id))): steps
             for player_id, steps in record.teaching.got_it.items()})})
     return copy.model_copy(update={"state": replayed_state(copy)})
 

@@ -242,10 +242,10 @@ class Game(Generic[StateT, OptionsT]):
     keeps_totals: ClassVar[bool] = False
     # The sections of the game's rules page, in page order: stable id -> title (a message
     # id). Every refusal names one (`IllegalAction.rule`); "setup" is the physical setup.
-    rule_sections: ClassVar[dict[str, str]] = {}
+    rule_sections: ClassVar[Mapping[str, str]] = {}
     # A first game taught at the table: what each kind of step asks and why (a message),
     # keyed by the type of the move the step offers.
-    lessons: ClassVar[dict[str, str]] = {}
+    lessons: ClassVar[Mapping[str, str]] = {}
 
     _adapter: ClassVar[TypeAdapter[StrictModel] | None] = None
 

@@ -64,7 +64,7 @@ def why_not_lines(table: Snapshot, view: dict[str, Any]) -> list[dict[str, Any]]
     sections = GAMES[table.game].rule_sections
     return [{"text": messages.render(reason.message, names, html=True),
              "rule": (rule_json(RuleRef(table.game, reason.rule))
-                      if reason.rule in sections else None)}
+                      if reason.rule is not None and reason.rule in sections else None)}
             for reason in GAMES[table.game].why_not(table.state, view["you"])]
 
 
