@@ -4,6 +4,7 @@ reload or another of their screens does not ask again); the table display explai
 kind of step once for the table: while no move of that kind has been made yet."""
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from flask_babel import lazy_gettext
@@ -18,14 +19,27 @@ from ..store import Change
 MAX_STEP_LENGTH = 40
 
 
-def step_awaiting(table: Snapshot, player: int) -> str | None:
-    """The kind of step the game awaits from `player` now: the type of the first move it
-    offers them that has a lesson (None: nothing awaited, or nothing to teach)."""
+def made_so_far(table: Snapshot) -> dict[str, frozenset[int | None]]:
+    """Each kind of move made at this table (undone ones aside), with who made one."""
+    def made() -> dict[str, frozenset[int | None]]:
+        by_kind: dict[str, set[int | None]] = {}
+        for event in store.actions_in_effect(table.id):
+            if event.kind == "action" and event.action:
+                by_kind.setdefault(event.action["type"], set()).add(event.actor)
+        return {kind: frozenset(actors) for kind, actors in by_kind.items()}
+    return table.memo(("teaching", "made"), made)
+
+
+def new_steps(table: Snapshot, player: int, known: Collection[str] = ()) -> list[str]:
+    """The kinds of step the game offers `player` now that have a lesson, that the player
+    has not made yet, and that are not `known`; the main one first."""
     engine = GAMES[table.game]
     if table.status != "playing" or table.state is None:
-        return None
-    offered = engine.actions(table.state, player)
-    return next((a["type"] for a in offered if a["type"] in engine.lessons), None)
+        return []
+    made = made_so_far(table)
+    offered = [a["type"] for a in engine.actions(table.state, player)]
+    return [step for step in dict.fromkeys(offered) if step in engine.lessons
+            and player not in made.get(step, ()) and step not in known]
 
 
 def got(table: Snapshot, player: int) -> list[str]:
@@ -33,35 +47,29 @@ def got(table: Snapshot, player: int) -> list[str]:
 
 
 def lesson_for(table: Snapshot, player: int | None) -> tuple[str, str] | None:
-    """The step `player`'s screen explains now and its lesson (a message), if any."""
+    """The step `player`'s screen explains now and its lesson (a message), if any: the
+    first kind of step new to them that they have not said "Got it" to."""
     if table.teaching is None or player is None:
         return None
-    step = step_awaiting(table, player)
-    if step is None or step in got(table, player):
-        return None
-    return step, GAMES[table.game].lessons[step]
-
-
-def made_so_far(table: Snapshot) -> frozenset[str]:
-    """The kinds of move made at this table (undone ones aside)."""
-    return table.memo(("teaching", "made"), lambda: frozenset(
-        event.action["type"] for event in store.actions_in_effect(table.id)
-        if event.kind == "action" and event.action))
+    steps = new_steps(table, player, got(table, player))
+    return (steps[0], GAMES[table.game].lessons[steps[0]]) if steps else None
 
 
 def lessons_for_the_table(table: Snapshot) -> list[tuple[str, str]]:
-    """What the table display explains now: the steps the game awaits that no one has
-    made yet, each once."""
-    if table.teaching is None or table.status != "playing":
+    """What the table display explains now: the main kind of step the game awaits of each
+    player, while no one has made a move of that kind yet."""
+    if table.teaching is None or table.status != "playing" or table.state is None:
         return []
     engine = GAMES[table.game]
+    made = made_so_far(table)
     steps: list[str] = []
     for player in engine.waiting_for(table.state):
-        step = step_awaiting(table, player)
-        if step is not None and step not in steps:
-            steps.append(step)
-    made = made_so_far(table) if steps else frozenset()
-    return [(step, engine.lessons[step]) for step in steps if step not in made]
+        offered = [a["type"] for a in engine.actions(table.state, player)
+                   if a["type"] in engine.lessons]
+        fresh = [step for step in offered if step not in made]
+        if fresh and fresh[0] not in steps:
+            steps.append(fresh[0])
+    return [(step, engine.lessons[step]) for step in steps]
 
 
 def got_it(table: Snapshot, viewer: Viewer, step: Any) -> Snapshot:
