@@ -275,6 +275,25 @@ def test_axe_finds_nothing_serious_on_a_sheet_of_bids(site, axe_context):
     assert not found, "\n".join(found)
 
 
+def test_axe_finds_nothing_serious_on_the_score_sheets_rules(site, axe_context):
+    """The score sheet's rules page on a phone: on its own, opened from a table (its setup
+    for that table's options), and read in German."""
+    table = Api(site.local_url).table("score-sheet", players=("Ann", "Ben", "Cat"), start=False,
+                                      options={"name": "Wizard", "bids": "wizard",
+                                               "dealer": True, "rounds": 10})
+    page = axe_context.new_page()
+    found = check(page, f"{site.url}/rules/score-sheet", "score sheet rules")
+    found += check(page, f"{site.url}/rules/score-sheet?table={table.code}",
+                   "score sheet rules, a table's setup")
+    expect(page.locator("#setup .checklist li")).to_have_count(5)
+    axe_context.add_cookies([{"name": "companion_language", "value": "de", "url": site.url}])
+    found += check(page, f"{site.url}/rules/score-sheet#bids", "[de] score sheet rules",
+                   schemes=("light",))
+    axe_context.clear_cookies()
+    page.close()
+    assert not found, "\n".join(found)
+
+
 def test_axe_finds_nothing_serious_on_the_table_clock(site, axe_context):
     """A bank running short (amber) on the awaited phone, the others' small, the host's
     Pause, the paused clock and the table display's."""

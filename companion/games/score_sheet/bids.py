@@ -100,13 +100,13 @@ def place_bid(state: ScoreSheetState, actor: int | None, target: int,
     number = hand(state)
     if action.round != number:
         raise IllegalAction(message("Round %(round)s is not open: round %(open)s is.",
-                                    round=action.round, open=number))
+                                    round=action.round, open=number), rule="bids")
     if all_bid(state):
         raise IllegalAction(message("Every player has bid: the bids of round %(round)s "
-                                    "no longer change.", round=number))
+                                    "no longer change.", round=number), rule="bids")
     if action.bid > number:
         raise IllegalAction(message("In round %(round)s a bid is from 0 to %(most)s.",
-                                    round=number, most=number))
+                                    round=number, most=number), rule="bids")
     again = str(target) in bidding(state)
     state.setdefault("bidding", {})[str(target)] = {"bid": action.bid}
     who = Player(target)
@@ -139,20 +139,20 @@ def enter_tricks(state: ScoreSheetState, target: int, action: Enter) -> list[Not
     number = hand(state)
     if not all_bid(state):
         raise IllegalAction(message("Not every player has bid yet: the tricks are entered "
-                                    "after the bids."))
+                                    "after the bids."), rule="bids")
     if action.scores is not None:
         raise IllegalAction(message("On this sheet you enter the tricks you took: the "
-                                    "sheet computes the score."))
+                                    "sheet computes the score."), rule="bids")
     if action.tricks is None:
-        raise IllegalAction(message("Enter how many tricks you took."))
+        raise IllegalAction(message("Enter how many tricks you took."), rule="bids")
     if action.tricks > number:
         raise IllegalAction(message("In round %(round)s the tricks taken are from 0 to "
-                                    "%(most)s.", round=number, most=number))
+                                    "%(most)s.", round=number, most=number), rule="bids")
     if action.bonus is not None and bids != "skull_king":
-        raise IllegalAction(message("Only Skull King scores a bonus."))
+        raise IllegalAction(message("Only Skull King scores a bonus."), rule="bids")
     bonus = action.bonus or 0
     if bonus < 0:
-        raise IllegalAction(message("A bonus is 0 or more."))
+        raise IllegalAction(message("A bonus is 0 or more."), rule="bids")
     played = bidding(state)[str(target)]
     played["tricks"] = action.tricks
     played["bonus"] = bonus

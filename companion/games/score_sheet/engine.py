@@ -17,6 +17,7 @@ from . import bids, outcome, sheet, standings, zero_sum
 from .teaching import LESSONS
 from .models import Bid, Correct, End, Enter, EnterRound, Finish
 from .models import Options as ScoreSheetOptions
+from .rules import SheetRules
 from .state import ScoreSheetState, Scores, SheetOptions
 
 FAR_OUTSIDE = 10  # an entry above this many times the largest so far gets a second look
@@ -29,7 +30,7 @@ def tally(scores: Scores) -> Listed:
                    for c, v in scores.items()), tally=True)
 
 
-class ScoreSheet(Game[ScoreSheetState]):
+class ScoreSheet(SheetRules, Game[ScoreSheetState]):
     id = "score-sheet"
     title = "Score sheet"
     lessons = LESSONS
@@ -134,35 +135,39 @@ class ScoreSheet(Game[ScoreSheetState]):
     def check_actor(self, state: ScoreSheetState, player: int | None,
                     action: StrictModel) -> None:
         if state["finished"]:
-            raise IllegalAction(message("The game is over."))
+            raise IllegalAction(message("The game is over."), rule="end")
         if outcome.without_points(state) and not isinstance(action, Finish):
-            raise IllegalAction(outcome.no_rounds(state))
+            raise IllegalAction(outcome.no_rounds(state), rule="without-points")
         if player is HOST:
             if isinstance(action, (Enter, Bid, Correct)) and action.player is None:
-                raise IllegalAction(message("Say which player's scores these are."))
+                raise IllegalAction(message("Say which player's scores these are."),
+                                    rule="entering")
             return
         if player not in state["players"]:
-            raise NotYourTurn(message("You are not at this table."))
+            raise NotYourTurn(message("You are not at this table."), rule="setup")
         if isinstance(action, (End, Finish)):
-            raise NotYourTurn(message("Only the host can end the game."))
+            raise NotYourTurn(message("Only the host can end the game."), rule="end")
         if isinstance(action, EnterRound):
-            raise NotYourTurn(message("Only the host can do that."))
+            raise NotYourTurn(message("Only the host can do that."), rule="entering")
         if isinstance(action, (Enter, Bid)):
             if sheet.options(state)["entry"] == "scorer":
-                raise NotYourTurn(message("The host enters the scores at this table."))
+                raise NotYourTurn(message("The host enters the scores at this table."),
+                                  rule="entering")
             if action.player is not None and action.player != player:
-                raise NotYourTurn(message("You can only enter your own scores."))
+                raise NotYourTurn(message("You can only enter your own scores."), rule="entering")
         if isinstance(action, Correct) and action.player != player:
-            raise NotYourTurn(message("Only the host can correct another player's scores."))
+            raise NotYourTurn(message("Only the host can correct another player's scores."),
+                              rule="corrections")
 
     def _check_value(self, state: ScoreSheetState, value: int) -> None:
         if value < 0 and self._bounds(state)["min"] == 0:
-            raise IllegalAction(message("Scores below 0 are not allowed on this sheet."))
+            raise IllegalAction(message("Scores below 0 are not allowed on this sheet."),
+                                rule="entering")
 
     def _at_table(self, state: ScoreSheetState, player: int | None) -> int:
         """The player named, refused unless they sit at this table (None: no one named)."""
         if player is None or player not in state["players"]:
-            raise IllegalAction(message("That player is not at this table."))
+            raise IllegalAction(message("That player is not at this table."), rule="entering")
         return player
 
     def _enter(self, state: ScoreSheetState, actor: int | None, action: Enter,
@@ -171,7 +176,7 @@ class ScoreSheet(Game[ScoreSheetState]):
         number = self.open_round(state)
         if action.round != number:
             raise IllegalAction(message("Round %(round)s is not open: round %(open)s is.",
-                                        round=action.round, open=number))
+                                        round=action.round, open=number), rule="turn")
         if bids.rule(state):
             notes = bids.enter_tricks(state, target, action)
             if bids.ready(state):
@@ -179,18 +184,18 @@ class ScoreSheet(Game[ScoreSheetState]):
                 notes += self._close(state)
             return notes
         if action.tricks is not None or action.bonus is not None:
-            raise IllegalAction(message("This sheet takes scores, not tricks."))
+            raise IllegalAction(message("This sheet takes scores, not tricks."), rule="entering")
         if action.scores is None:
-            raise IllegalAction(message("Enter the round's scores."))
+            raise IllegalAction(message("Enter the round's scores."), rule="entering")
         categories = sheet.options(state)["categories"]
         for category in action.scores:
             if category not in categories:
                 raise IllegalAction(message("This sheet has no category %(category)s.",
-                                            category=category))
+                                            category=category), rule="entering")
         for category in categories:
             if category not in action.scores:
                 raise IllegalAction(message("Enter a score for %(category)s.",
-                                            category=category))
+                                            category=category), rule="entering")
             self._check_value(state, action.scores[category])
         again = str(target) in state["open"]
         scores = {c: action.scores[c] for c in categories}
@@ -206,16 +211,17 @@ class ScoreSheet(Game[ScoreSheetState]):
                      rng: random.Random) -> list[Note]:
         if sheet.options(state)["entry"] != "scorer" or bids.rule(state):
             raise IllegalAction(message("Only a scorer enters a whole round at once: "
-                                        "enter each player's row."))
+                                        "enter each player's row."), rule="entering")
         players = [row.player for row in action.rows]
         if len(set(players)) != len(players):
-            raise IllegalAction(message("A round holds each player's row once."))
+            raise IllegalAction(message("A round holds each player's row once."), rule="entering")
         trial = copy.deepcopy(state)  # a refused row leaves the state as it was
         notes: list[Note] = []
         for row in action.rows:
             if trial["finished"] or self.open_round(trial) != action.round:
                 raise IllegalAction(message("Round %(round)s is not open: round %(open)s is.",
-                                            round=action.round, open=self.open_round(trial)))
+                                            round=action.round, open=self.open_round(trial)),
+                                    rule="turn")
             notes += self._enter(trial, actor, Enter(type="enter", round=action.round,
                                                      scores=row.scores, player=row.player),
                                  rng)
@@ -284,16 +290,17 @@ class ScoreSheet(Game[ScoreSheetState]):
         self._at_table(state, action.player)
         if action.round > len(state["closed"]):
             raise IllegalAction(message("Round %(round)s is not closed yet: only a closed "
-                                        "round can be corrected.", round=action.round))
+                                        "round can be corrected.", round=action.round),
+                                rule="corrections")
         categories = sheet.options(state)["categories"]
         if action.category not in categories:
             raise IllegalAction(message("This sheet has no category %(category)s.",
-                                        category=action.category))
+                                        category=action.category), rule="corrections")
         self._check_value(state, action.value)
         row = state["closed"][action.round - 1][str(action.player)]
         old = row[action.category]
         if old == action.value:
-            raise IllegalAction(message("That is already the score."))
+            raise IllegalAction(message("That is already the score."), rule="corrections")
         row[action.category] = action.value
         params: dict[str, Param] = dict(player=Player(action.player), round=action.round,
                       category=action.category, old=old, new=action.value)
@@ -306,16 +313,17 @@ class ScoreSheet(Game[ScoreSheetState]):
     def _end(self, state: ScoreSheetState, actor: int | None, action: End,
              rng: random.Random) -> list[Note]:
         if sheet.options(state)["rounds"] is not None:
-            raise IllegalAction(message("This sheet ends after its last round."))
+            raise IllegalAction(message("This sheet ends after its last round."), rule="end")
         if not state["closed"]:
-            raise IllegalAction(message("No round is closed yet: there is nothing to end."))
+            raise IllegalAction(message("No round is closed yet: there is nothing to end."),
+                                rule="end")
         return [self._finish(state, message("The host ended the game after round "
                                             "%(round)s.", round=len(state["closed"])))]
 
     def _bid(self, state: ScoreSheetState, actor: int | None, action: Bid,
              rng: random.Random) -> list[Note]:
         if not bids.rule(state):
-            raise IllegalAction(message("This sheet takes no bids."))
+            raise IllegalAction(message("This sheet takes no bids."), rule="bids")
         target = self._at_table(state, actor if actor is not HOST else action.player)
         return bids.place_bid(state, actor, target, action)
 

@@ -39,21 +39,24 @@ def offered(state: ScoreSheetState, player: int | None) -> list[dict[str, Any]]:
 def finish(state: ScoreSheetState, action: Finish) -> Message:
     """Check the host's ending, keep it, and say how the game ended."""
     if not without_points(state):
-        raise IllegalAction(message("This game is won on points: it ends on the sheet."))
+        raise IllegalAction(message("This game is won on points: it ends on the sheet."),
+                            rule="without-points")
     if kind(state) == "cooperative":
         if action.winners is not None or action.won is None:
-            raise IllegalAction(message("Say whether the game was won or lost."))
+            raise IllegalAction(message("Say whether the game was won or lost."),
+                                rule="without-points")
         won = action.won
         state["ending"] = {"winners": list(state["players"]) if won else [],
                            "won": won, "score": action.score}
         return ended_line(state["ending"])
     if action.won is not None or action.score is not None:
-        raise IllegalAction(message("Name the winners: this game keeps no score."))
+        raise IllegalAction(message("Name the winners: this game keeps no score."),
+                            rule="without-points")
     if not action.winners:
-        raise IllegalAction(message("Name at least one winner."))
+        raise IllegalAction(message("Name at least one winner."), rule="without-points")
     if len(set(action.winners)) != len(action.winners) or any(
             p not in state["players"] for p in action.winners):
-        raise IllegalAction(message("That player is not at this table."))
+        raise IllegalAction(message("That player is not at this table."), rule="without-points")
     named = [p for p in state["players"] if p in action.winners]
     state["ending"] = {"winners": named}
     return ended_line(state["ending"])
