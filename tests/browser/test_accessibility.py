@@ -389,3 +389,21 @@ def test_axe_finds_nothing_serious_on_the_language_picker(axe_context, app_with,
     finally:
         server.stop()
     assert not found, "\n".join(found)
+
+
+def test_axe_finds_nothing_serious_on_the_rules_of_nothing_beats_a_large(site, axe_context):
+    """Its rules page on a phone in every language, and opened from a table (that table's
+    setup checklist added), in both colour schemes."""
+    table = site.tables["nothing-beats-a-large", "mid"]
+    page = axe_context.new_page()
+    found = check(page, f"{site.url}/rules/nothing-beats-a-large?table={table.code}",
+                  "nothing-beats-a-large rules, from a table")
+    expect(page.locator("#setup .checklist li").first).to_be_visible()
+    for language in SHIPPED:
+        axe_context.add_cookies([{"name": "companion_language", "value": language,
+                                  "url": site.url}])
+        found += check(page, f"{site.url}/rules/nothing-beats-a-large",
+                       f"[{language}] nothing-beats-a-large rules", PHONE, ("light",))
+    page.close()
+    axe_context.clear_cookies()
+    assert not found, "\n".join(found)

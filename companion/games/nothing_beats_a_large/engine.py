@@ -40,11 +40,12 @@ from .teaching import LESSONS
 from .goals import check_player_goals, win_sentence
 from .models import COLORS, SIZES, Cast, Challenge, Color, RecordCast, Steal
 from .models import Options as NothingBeatsALargeOptions
+from . import rules
 from .pieces import cast_outcome, deal_trios, piece_label, sorted_pieces
 from .state import NothingBeatsALargeState, OpenCast, PendingSteal, Seat
 
 
-class NothingBeatsALarge(Game[NothingBeatsALargeState]):
+class NothingBeatsALarge(Game[NothingBeatsALargeState, NothingBeatsALargeOptions]):
     id = "nothing-beats-a-large"
     title = "Nothing Beats a Large"
     lessons = LESSONS
@@ -55,6 +56,7 @@ class NothingBeatsALarge(Game[NothingBeatsALargeState]):
     shared_actions = frozenset({"record_cast"})
     secrets_called = "goal cards"
     first_player_role = "challenges first"
+    rule_sections = rules.SECTIONS
 
     def default_options(self, player_count: int | None = None) -> NothingBeatsALargeOptions:
         if player_count is None:
@@ -71,7 +73,7 @@ class NothingBeatsALarge(Game[NothingBeatsALargeState]):
             raise IllegalAction(message("With %(count)s players, play with %(needed)s colours "
                                         "(one per player, at least 3), not %(chosen)s.",
                                         count=count, needed=needed,
-                                        chosen=len(options.colors)))
+                                        chosen=len(options.colors)), rule="setup")
         colors = [c for c in COLORS if c in options.colors]
         trios = deal_trios(colors, rng)
         hands = trios[:count]
@@ -115,7 +117,7 @@ class NothingBeatsALarge(Game[NothingBeatsALargeState]):
         """The cast under way (the step is "cast", or its steals are being taken)."""
         cast = state["cast"]
         if cast is None:
-            raise IllegalAction(message("No one is casting now."))
+            raise IllegalAction(message("No one is casting now."), rule="cast")
         return cast
 
     @staticmethod
@@ -163,25 +165,36 @@ class NothingBeatsALarge(Game[NothingBeatsALargeState]):
                  "pieces": {str(p): [*self._pieces(state, p), None]
                             for p in self._casting(state)["between"]}}]
 
+    def rule_for(self, state: NothingBeatsALargeState) -> str:
+        return rules.rule_for(state)
+
+    def setup_checklist(self, options: NothingBeatsALargeOptions, players: int) -> list[Message]:
+        return rules.setup_checklist(options, players)
+
+    def why_not(self, state: NothingBeatsALargeState, player: int | None) -> list[IllegalAction]:
+        return rules.why_not(state, player, self.opponents(state))
+
     # -- changing it -------------------------------------------------------------
     def check_actor(self, state: NothingBeatsALargeState, player: int | None,
                     action: StrictModel) -> None:
         if state["step"] == "over":
-            raise IllegalAction(message("The game is over."))
+            raise IllegalAction(message("The game is over."), rule="end")
 
     def _challenge(self, state: NothingBeatsALargeState, player: int | None, action: Challenge,
                    rng: random.Random) -> list[Note]:
         if state["step"] != "challenge":
-            raise IllegalAction(message("No challenge can be made now."))
+            raise IllegalAction(message("No challenge can be made now."), rule="turn")
         if player != state["challenger"]:
-            raise NotYourTurn(message("It is not your turn to challenge."))
+            raise NotYourTurn(message("It is not your turn to challenge."), rule="challenge")
         opponent = action.opponent
         if opponent == player:
-            raise IllegalAction(message("You cannot challenge yourself."))
+            raise IllegalAction(message("You cannot challenge yourself."), rule="challenge")
         if self._seat(state, opponent) is None:
-            raise IllegalAction(message("There is no such player at this table."))
+            raise IllegalAction(message("There is no such player at this table."),
+                                rule="challenge")
         if opponent not in self.opponents(state):
-            raise IllegalAction(message("You must challenge a player who did not just cast."))
+            raise IllegalAction(message("You must challenge a player who did not just cast."),
+                                rule="challenge")
         state["cast"] = {"between": [player, opponent], "round": 1, "picks": {},
                          "revealed": False}
         state["step"] = "cast"
@@ -191,17 +204,20 @@ class NothingBeatsALarge(Game[NothingBeatsALargeState]):
     def _cast(self, state: NothingBeatsALargeState, player: int | None, action: Cast,
               rng: random.Random) -> list[Note]:
         if state["step"] != "cast":
-            raise IllegalAction(message("No one is casting now."))
+            raise IllegalAction(message("No one is casting now."), rule="cast")
         if state["casting"] != "phones":
-            raise IllegalAction(message("This table casts by hand: record both revealed pieces."))
+            raise IllegalAction(message("This table casts by hand: record both revealed pieces."),
+                                rule="cast")
         cast = self._casting(state)
         if player not in cast["between"]:
-            raise NotYourTurn(message("Only the two players in the challenge cast now."))
+            raise NotYourTurn(message("Only the two players in the challenge cast now."),
+                              rule="cast")
         if str(player) in cast["picks"]:
-            raise IllegalAction(message("Your cast is locked in and cannot be changed."))
+            raise IllegalAction(message("Your cast is locked in and cannot be changed."),
+                                rule="cast")
         if action.piece is not None and action.piece not in self._pieces(state, player):
             raise IllegalAction(message("You do not hold %(piece)s.",
-                                        piece=piece_label(action.piece)))
+                                        piece=piece_label(action.piece)), rule="cast")
         cast["picks"][str(player)] = action.piece
         # A locked cast is final: undo must not let a caster change it after seeing
         # that the other has locked in.
@@ -216,22 +232,24 @@ class NothingBeatsALarge(Game[NothingBeatsALargeState]):
     def _record_cast(self, state: NothingBeatsALargeState, player: int | None, action: RecordCast,
                      rng: random.Random) -> list[Note]:
         if state["step"] != "cast":
-            raise IllegalAction(message("No one is casting now."))
+            raise IllegalAction(message("No one is casting now."), rule="cast")
         if state["casting"] != "by-hand":
             raise IllegalAction(message("This table casts on the phones: each caster locks "
-                                        "in a piece on their own phone."))
+                                        "in a piece on their own phone."), rule="cast")
         cast = self._casting(state)
         if player not in cast["between"]:
             raise NotYourTurn(
-                message("Only the two players in the challenge can record their cast."))
+                message("Only the two players in the challenge can record their cast."),
+                rule="cast")
         if set(action.pieces) != set(cast["between"]):
             raise IllegalAction(
-                message("Record one piece, or nothing, for each of the two casters."))
+                message("Record one piece, or nothing, for each of the two casters."),
+                rule="cast")
         for caster, piece in action.pieces.items():
             if piece is not None and piece not in self._pieces(state, caster):
                 raise IllegalAction(message("A caster can only cast a piece they hold: "
                                             "%(piece)s is not theirs.",
-                                            piece=piece_label(piece)))
+                                            piece=piece_label(piece)), rule="cast")
         cast["picks"] = {str(p): action.pieces[p] for p in cast["between"]}
         return self._resolve_cast(state, reveal=False)
 
@@ -264,14 +282,14 @@ class NothingBeatsALarge(Game[NothingBeatsALargeState]):
     def _steal(self, state: NothingBeatsALargeState, player: int | None, action: Steal,
                rng: random.Random) -> list[Note]:
         if state["step"] != "steal":
-            raise IllegalAction(message("There is no piece to steal now."))
+            raise IllegalAction(message("There is no piece to steal now."), rule="steal")
         thief, victim = state["steals"][0]["thief"], state["steals"][0]["victim"]
         if player != thief:
-            raise NotYourTurn(message("It is not your turn to steal."))
+            raise NotYourTurn(message("It is not your turn to steal."), rule="steal")
         victim_pieces = self._pieces(state, victim)
         if action.piece not in victim_pieces:
             raise IllegalAction(message("The player you steal from does not hold %(piece)s.",
-                                        piece=piece_label(action.piece)))
+                                        piece=piece_label(action.piece)), rule="steal")
         state["steals"].pop(0)
         victim_pieces.remove(action.piece)
         seat = self._seat_of(state, thief)
