@@ -10,33 +10,14 @@ from typing import Any
 
 from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel,
                       competition_places)
-from ..messages import Listed, Message, Player, listed, message, players, plural
+from ..messages import Message, Player, listed, message, players, plural
 from .models import SOURCES, VALUES, Draw, Play, Source
 from .models import Options as GoBigOptions
 from . import rules
 from .rules import HAND_SIZE, MARKET_SIZE
+from .reasons import why_not
 from .state import Display, GoBigState, Seat
-
-EMPTY_SOURCE: dict[Source, Message] = {"deck": message("The deck is empty."),
-                                       "market": message("The market is empty.")}
-
-
-def set_name(value: int, count: int, several: bool = False) -> Message:
-    """"single 4", "pair of 5s", "pairs of 5s", "trio of 6s"."""
-    if count == 1:
-        return (message("single %(value)ss", value=value) if several
-                else message("single %(value)s", value=value))
-    if count == 2:
-        return (message("pairs of %(value)ss", value=value) if several
-                else message("pair of %(value)ss", value=value))
-    return (message("trios of %(value)ss", value=value) if several
-            else message("trio of %(value)ss", value=value))
-
-
-def owners(seats: list[Seat]) -> Listed:
-    """"Ann's and Bob's": the owners of the displays a set beats."""
-    return listed(message("%(player)s's", player=Player(s["player"])) for s in seats)
-
+from .words import EMPTY_SOURCE, owners, set_name
 
 def drew(player: int, taken: int, source: Source) -> Message:
     if source == "deck":
@@ -64,6 +45,9 @@ class GoBig(Game[GoBigState]):
         if not isinstance(options, GoBigOptions):
             raise TypeError("Go Big sets out its own options")
         return rules.setup_checklist(options, players)
+
+    def why_not(self, state: GoBigState, player: int | None) -> list[IllegalAction]:
+        return why_not(self, state, player)
 
     def start(self, players: list[int], options: StrictModel,
               rng: random.Random) -> GoBigState:
@@ -95,7 +79,7 @@ class GoBig(Game[GoBigState]):
         return next((s for s in state["seats"] if s["player"] == player), None)
 
     @staticmethod
-    def _seat_of(state: GoBigState, player: int) -> Seat:
+    def seat_of(state: GoBigState, player: int) -> Seat:
         """The seat of a player the caller knows is at the table."""
         return next(s for s in state["seats"] if s["player"] == player)
 
@@ -164,7 +148,7 @@ class GoBig(Game[GoBigState]):
               rng: random.Random) -> list[Note]:
         if state["step"] != "play":
             raise IllegalAction(message("You have played already: now draw."), rule="turn")
-        seat = self._seat_of(state, player)
+        seat = self.seat_of(state, player)
         if action.count > seat["hand"]:
             raise IllegalAction(plural("You hold only %(count)s card.",
                                        "You hold only %(count)s cards.", "count",
@@ -206,7 +190,7 @@ class GoBig(Game[GoBigState]):
             raise IllegalAction(message("Play a set before you draw."), rule="turn")
         if state[action.source] == 0:
             raise IllegalAction(EMPTY_SOURCE[action.source], rule="draw")
-        seat = self._seat_of(state, player)
+        seat = self.seat_of(state, player)
         taken = min(MARKET_SIZE, state[action.source])
         state[action.source] -= taken
         seat["hand"] += taken
