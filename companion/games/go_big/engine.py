@@ -11,13 +11,14 @@ from typing import Any
 from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel,
                       competition_places)
 from ..messages import Message, Player, listed, message, players, plural
+from . import rules
 from .models import SOURCES, VALUES, Draw, Play, Source
 from .models import Options as GoBigOptions
-from . import rules
-from .rules import HAND_SIZE, MARKET_SIZE
 from .reasons import why_not
+from .rules import HAND_SIZE, MARKET_SIZE
 from .state import Display, GoBigState, Seat
 from .words import EMPTY_SOURCE, owners, set_name
+
 
 def drew(player: int, taken: int, source: Source) -> Message:
     if source == "deck":

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from ..engine import IllegalAction
 from ..messages import message
 from .models import SOURCES, VALUES
-from .state import GoBigState
+from .state import GoBigState, Seat
 from .words import EMPTY_SOURCE, owners, set_name
 
 if TYPE_CHECKING:
@@ -71,16 +71,22 @@ def displays_out_of_reach(game: GoBig, state: GoBigState,
     for seat in shown:
         display = seat["display"]
         assert display is not None
-        if display["count"] > largest or any(
-                any(beaten is seat for beaten, _ in game.beaten_by(state, player, value, count))
-                for value, count in playable if count == display["count"]):
+        if display["count"] > largest or beatable(game, state, player, seat, playable):
             continue
-        named = {"owner": owners([seat]), "set": set_name(display["value"], display["count"])}
+        owner, shown_set = owners([seat]), set_name(display["value"], display["count"])
         if display["value"] == 1:
             text = message("No one can beat %(owner)s %(set)s: no value is lower than 1.",
-                           **named)
+                           owner=owner, set=shown_set)
         else:
             text = message("No set you can play beats %(owner)s %(set)s: the values that "
-                           "would beat it are used up.", **named)
+                           "would beat it are used up.", owner=owner, set=shown_set)
         reasons.append(IllegalAction(text, rule="beating"))
     return reasons
+
+
+def beatable(game: GoBig, state: GoBigState, player: int, seat: Seat,
+             playable: list[tuple[int, int]]) -> bool:
+    """Whether one of the sets the player may play beats the seat's display."""
+    return any(beaten is seat
+               for value, count in playable
+               for beaten, _ in game.beaten_by(state, player, value, count))
