@@ -407,3 +407,24 @@ def test_axe_finds_nothing_serious_on_the_rules_of_nothing_beats_a_large(site, a
     page.close()
     axe_context.clear_cookies()
     assert not found, "\n".join(found)
+
+
+def test_axe_finds_nothing_serious_on_go_bigs_rules_and_its_why_not_lines(site, axe_context):
+    """Go Big's rules page, alone and opened from a table (with its setup), and a phone's
+    "why not" lines with their rule links, at a phone's width and no wider."""
+    page = axe_context.new_page()
+    lobby = site.tables["go-big", "lobby"]
+    found = check(page, f"{site.url}/rules/go-big", "go-big rules")
+    found += check(page, f"{site.url}/rules/go-big?table={lobby.code}#setup",
+                   "go-big rules, a table's setup")
+    expect(page.locator("#setup .checklist li").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    mid = site.tables["go-big", "mid"]
+    axe_context.add_cookies(site.cookies(mid, site.awaited_token(mid)))
+    page.goto(f"{site.url}/t/{mid.code}")
+    expect(page.locator("ul.why-not .rule-link").first).to_be_visible()
+    found += axe(page, "go-big phone, why not")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.close()
+    axe_context.clear_cookies()
+    assert not found, "\n".join(found)

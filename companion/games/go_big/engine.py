@@ -10,33 +10,15 @@ from typing import Any
 
 from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel,
                       competition_places)
-from ..messages import Listed, Message, Player, listed, message, players, plural
+from ..messages import Message, Player, listed, message, players, plural
+from . import rules
 from .teaching import LESSONS
 from .models import SOURCES, VALUES, Draw, Play, Source
 from .models import Options as GoBigOptions
+from .reasons import why_not
+from .rules import HAND_SIZE, MARKET_SIZE
 from .state import Display, GoBigState, Seat
-
-HAND_SIZE = 6
-MARKET_SIZE = 2
-EMPTY_SOURCE: dict[Source, Message] = {"deck": message("The deck is empty."),
-                                       "market": message("The market is empty.")}
-
-
-def set_name(value: int, count: int, several: bool = False) -> Message:
-    """"single 4", "pair of 5s", "pairs of 5s", "trio of 6s"."""
-    if count == 1:
-        return (message("single %(value)ss", value=value) if several
-                else message("single %(value)s", value=value))
-    if count == 2:
-        return (message("pairs of %(value)ss", value=value) if several
-                else message("pair of %(value)ss", value=value))
-    return (message("trios of %(value)ss", value=value) if several
-            else message("trio of %(value)ss", value=value))
-
-
-def owners(seats: list[Seat]) -> Listed:
-    """"Ann's and Bob's": the owners of the displays a set beats."""
-    return listed(message("%(player)s's", player=Player(s["player"])) for s in seats)
+from .words import EMPTY_SOURCE, owners, set_name
 
 
 def drew(player: int, taken: int, source: Source) -> Message:
@@ -57,6 +39,18 @@ class GoBig(Game[GoBigState]):
     max_players = 6
     secrets_called = "bank total"
     Options = GoBigOptions
+    rule_sections = rules.SECTIONS
+
+    def rule_for(self, state: GoBigState) -> str:
+        return rules.rule_for(state)
+
+    def setup_checklist(self, options: StrictModel, players: int) -> list[Message]:
+        if not isinstance(options, GoBigOptions):
+            raise TypeError("Go Big sets out its own options")
+        return rules.setup_checklist(options, players)
+
+    def why_not(self, state: GoBigState, player: int | None) -> list[IllegalAction]:
+        return why_not(self, state, player)
 
     def start(self, players: list[int], options: StrictModel,
               rng: random.Random) -> GoBigState:
@@ -65,7 +59,8 @@ class GoBig(Game[GoBigState]):
         total = options.copies_per_value * len(VALUES)
         deck = total - HAND_SIZE * len(players) - MARKET_SIZE
         if deck < 0:
-            raise IllegalAction(message("There are not enough cards for that many players."))
+            raise IllegalAction(message("There are not enough cards for that many players."),
+                                rule="setup")
         return {
             "copies": options.copies_per_value,
             "open_banks": options.open_banks,
@@ -87,7 +82,7 @@ class GoBig(Game[GoBigState]):
         return next((s for s in state["seats"] if s["player"] == player), None)
 
     @staticmethod
-    def _seat_of(state: GoBigState, player: int) -> Seat:
+    def seat_of(state: GoBigState, player: int) -> Seat:
         """The seat of a player the caller knows is at the table."""
         return next(s for s in state["seats"] if s["player"] == player)
 
@@ -127,7 +122,7 @@ class GoBig(Game[GoBigState]):
     # -- changing it -------------------------------------------------------------
     def check_actor(self, state: GoBigState, player: int | None, action: StrictModel) -> None:
         if player is None or self.waiting_for(state) != [player]:
-            raise NotYourTurn(message("It is not your turn."))
+            raise NotYourTurn(message("It is not your turn."), rule="turn")
 
     def beaten_by(self, state: GoBigState, player: int | None, value: int,
                   count: int) -> list[tuple[Seat, Display]]:
@@ -155,18 +150,18 @@ class GoBig(Game[GoBigState]):
     def _play(self, state: GoBigState, player: int, action: Play,
               rng: random.Random) -> list[Note]:
         if state["step"] != "play":
-            raise IllegalAction(message("You have played already: now draw."))
-        seat = self._seat_of(state, player)
+            raise IllegalAction(message("You have played already: now draw."), rule="turn")
+        seat = self.seat_of(state, player)
         if action.count > seat["hand"]:
             raise IllegalAction(plural("You hold only %(count)s card.",
                                        "You hold only %(count)s cards.", "count",
-                                       count=seat["hand"]))
+                                       count=seat["hand"]), rule="play")
         left = state["copies"] - state["seen"][str(action.value)]
         if action.count > left:
             raise IllegalAction(plural("Only %(count)s card of value %(value)s can still be "
                                        "in a hand.", "Only %(count)s cards of value "
                                        "%(value)s can still be in a hand.", "count",
-                                       count=left, value=action.value))
+                                       count=left, value=action.value), rule="play")
         beaten = self.beaten_by(state, player, action.value, action.count)
         seat["hand"] -= action.count
         seat["display"] = {"value": action.value, "count": action.count}
@@ -195,10 +190,10 @@ class GoBig(Game[GoBigState]):
     def _draw(self, state: GoBigState, player: int, action: Draw,
               rng: random.Random) -> list[Note]:
         if state["step"] != "draw":
-            raise IllegalAction(message("Play a set before you draw."))
+            raise IllegalAction(message("Play a set before you draw."), rule="turn")
         if state[action.source] == 0:
-            raise IllegalAction(EMPTY_SOURCE[action.source])
-        seat = self._seat_of(state, player)
+            raise IllegalAction(EMPTY_SOURCE[action.source], rule="draw")
+        seat = self.seat_of(state, player)
         taken = min(MARKET_SIZE, state[action.source])
         state[action.source] -= taken
         seat["hand"] += taken
