@@ -11,7 +11,7 @@ from .models import Options
 from .state import BigTopState, Card, Seat
 
 # Stable ids (they are the page's addresses), in page order.
-SECTIONS = {
+SECTIONS: dict[str, str] = {
     "setup": message("Setting up the table"),
     "hands": message("Entering your hand"),
     "receipts": message("Placing the gate receipts"),
