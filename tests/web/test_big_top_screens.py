@@ -394,6 +394,7 @@ def test_the_phone_on_turn_says_why_its_own_cards_cannot_be_played_with_the_rule
     assert ('<a class="rule-link" href="/rules/big-top#play" target="_blank" rel="noopener">'
             "Rule: Playing a card from your hand</a>" in reasons)
     assert "Animal Poster, until" not in reasons  # Ben can play it: it is offered instead
+    assert f'href="/rules/big-top?table={table.code}#turn"' in ben  # the step's section
     for html in (table.page("Ann"), table.page("Cat"), table.page()):
         assert 'class="why-not"' not in html and "Not yet playable" not in html
     rules = page(table.phones["Ben"], "/rules/big-top")
