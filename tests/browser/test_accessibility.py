@@ -313,6 +313,24 @@ def test_axe_finds_nothing_serious_on_the_table_clock(site, axe_context):
     assert not found, "\n".join(found)
 
 
+
+def test_axe_finds_nothing_serious_on_the_big_top_rules_page(site, axe_context):
+    """Big Top's rules page on a phone: alone, and opened from a table at the section of its
+    step with that table's checklist; in English and in German, never wider than the phone."""
+    page = axe_context.new_page()
+    mid = site.tables["big-top", "mid"]
+    found = check(page, f"{site.url}/rules/big-top", "big-top rules")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    found += check(page, f"{site.url}/rules/big-top?table={mid.code}#turn",
+                   "big-top rules from a table")
+    expect(page.locator("#setup .checklist li").first).to_be_visible()
+    axe_context.add_cookies([{"name": "companion_language", "value": "de", "url": site.url}])
+    found += check(page, f"{site.url}/rules/big-top", "[de] big-top rules", PHONE, ("light",))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.close()
+    axe_context.clear_cookies()
+    assert not found, "\n".join(found)
+
 # -- announcements and focus ------------------------------------------------------------
 
 def test_turn_changes_are_announced_to_screen_readers(live_server, new_phone):

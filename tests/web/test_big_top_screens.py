@@ -383,3 +383,19 @@ def test_fan_tan_shows_peanuts_and_the_pot_and_offers_the_pass(app):
     assert "Pot <strong>1</strong> peanut<" in panel and "24 peanuts" in panel
     cat = table.page("Cat")
     assert cat.count('name="type" value="play"') == 4 and "Pay a peanut" not in cat
+
+
+def test_the_phone_on_turn_says_why_its_own_cards_cannot_be_played_with_the_rule(table):
+    to_play(table)
+    ben = table.page("Ben")
+    reasons = re.search(r'<ul class="why-not"[^>]*>(.*?)</ul>', ben, re.S).group(1)
+    assert ("Not yet playable: your light 2 Clown, light 5 Clown, dark 2 Clown and dark 5 "
+            "Clown, until the Clown Poster is played." in reasons)
+    assert ('<a class="rule-link" href="/rules/big-top#play" target="_blank" rel="noopener">'
+            "Rule: Playing a card from your hand</a>" in reasons)
+    assert "Animal Poster, until" not in reasons  # Ben can play it: it is offered instead
+    assert f'href="/rules/big-top?table={table.code}#turn"' in ben  # the step's section
+    for html in (table.page("Ann"), table.page("Cat"), table.page()):
+        assert 'class="why-not"' not in html and "Not yet playable" not in html
+    rules = page(table.phones["Ben"], "/rules/big-top")
+    assert '<section id="play" class="rule-section"' in rules

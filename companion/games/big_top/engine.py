@@ -27,15 +27,18 @@ from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing,
                       StrictModel, competition_places)
 from ..messages import Message, Player, listed, message, plural
 from .teaching import LESSONS
-from .cards import (CARD_NOUNS, DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS,
-                    card_label, card_parts, chart_cards, deck_sorted, dollars_from, empty_chart,
-                    is_playable, new_piles, next_needed, put_on_pile, shift_down,
-                    usual_hand_size)
+from .cards import (DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS, card_label,
+                    card_parts, chart_cards, deck_sorted, dollars_from, empty_chart, is_playable,
+                    new_piles, next_needed, put_on_pile, shift_down, usual_hand_size)
 from .deals import pay_receipts, start_deal, take_pot
 from .explain import explain
 from .hands import bot_hand, check_deck, not_held, unknown_card, valid_entry
 from .models import Call, Hand, Pass, Play, PlayCalled, Receipts
 from .models import Options as BigTopOptions
+from .rules import SECTIONS, call_refusal, deal_count, deals_for, playable_called
+from .rules import rule_for as rule_of_step
+from .rules import setup_checklist as checklist
+from .rules import why_not as reasons
 from .state import BigTopState, EarningSource, ReceiptPlacement, Seat
 from .view import private_view, public_view, seat_of
 
@@ -55,16 +58,12 @@ class BigTop(Game[BigTopState, BigTopOptions]):
     secret_actions = frozenset({"hand", "receipts"})
     secrets_called = "hand and gate receipts"
     first_player_role = "deals first"
+    rule_sections = SECTIONS
 
     def default_options(self, player_count: int | None = None) -> BigTopOptions:
         if player_count is None:  # left to the player count, told in words
             return BigTopOptions()
-        return BigTopOptions(deals_per_player=self._deals_for(player_count))
-
-    @staticmethod
-    def _deals_for(player_count: int) -> int:
-        """The rulebook's deals per player: once each, twice with 3 players."""
-        return 2 if player_count == 3 else 1
+        return BigTopOptions(deals_per_player=deals_for(player_count))
 
     def played_as(self, options: dict[str, Any]) -> str:
         return FAN_TAN if options.get("variant") == "fan-tan" else self.title
@@ -74,7 +73,7 @@ class BigTop(Game[BigTopState, BigTopOptions]):
         fan_tan = options.variant == "fan-tan"
         state: BigTopState = {
             "variant": options.variant,
-            "deals": self._deal_count(options, len(players)),
+            "deals": deal_count(options, len(players)),
             "deal": 0,
             "dealer_seat": -1,
             "step": "hands",
@@ -92,20 +91,21 @@ class BigTop(Game[BigTopState, BigTopOptions]):
         start_deal(state)
         return state
 
-    @staticmethod
-    def _deal_count(options: BigTopOptions, players: int) -> int:
-        """Fan Tan plays the host's `hands` if set; otherwise (and always in Big Top)
-        each player deals `deals_per_player` times."""
-        if options.variant == "fan-tan" and options.hands:
-            return options.hands
-        return players * (options.deals_per_player or BigTop._deals_for(players))
+    def rule_for(self, state: BigTopState) -> str:
+        return rule_of_step(state)
+
+    def setup_checklist(self, options: BigTopOptions, players: int) -> list[Message]:
+        return checklist(options, players)
+
+    def why_not(self, state: BigTopState, player: int | None) -> list[IllegalAction]:
+        return reasons(state, player)
 
     # -- reading the state -----------------------------------------------------------
     def _player_seat(self, state: BigTopState, player: int | None) -> Seat:
         """The seat of a player at the table (`check_actor` refuses anyone else)."""
         seat = seat_of(state, player)
         if seat is None:
-            raise NotYourTurn(message("You are not playing at this table."))
+            raise NotYourTurn(message("You are not playing at this table."), rule="setup")
         return seat
 
     @staticmethod
@@ -145,35 +145,14 @@ class BigTop(Game[BigTopState, BigTopOptions]):
         """The moves open to the seat on turn, in order of obligation: only its playable
         called cards if it has any, else its playable and callable hand cards. Empty:
         the seat must pass."""
-        called = self._playable_called(state, seat)
+        called = playable_called(state, seat)
         if called:
             return {"play_called": called}
         hand = deck_sorted(seat["hand"] or [])
         moves = {"play": [c for c in hand if is_playable(state["piles"], c)]}
         if not self._fan_tan(state):
-            moves["call"] = [c for c in hand if self._call_refusal(state, seat, c) is None]
+            moves["call"] = [c for c in hand if call_refusal(state, seat, c) is None]
         return {kind: cards for kind, cards in moves.items() if cards}
-
-    @staticmethod
-    def _playable_called(state: BigTopState, seat: Seat) -> list[str]:
-        return deck_sorted(c for c in chart_cards(seat["chart"])
-                           if is_playable(state["piles"], c))
-
-    @staticmethod
-    def _call_refusal(state: BigTopState, seat: Seat, card: str) -> Message | None:
-        """Why the seat may not call this hand card now, or None if it may."""
-        suit, shade, _ = card_parts(card)
-        if shade == "poster":
-            return message("A Poster can never be called.")
-        if is_playable(state["piles"], card):
-            return message("You can play the %(card)s, so you cannot call it.",
-                           card=card_label(card))
-        if seat["chart"]["3"] is not None:
-            return message("Your $3 space is taken, so you cannot call.")
-        if any(card_parts(c)[0] == suit for c in chart_cards(seat["chart"])):
-            return message("You already have a %(suit)s card on your chart.",
-                           suit=CARD_NOUNS[suit])
-        return None
 
     def actions(self, state: BigTopState, player: int | None) -> list[dict[str, Any]]:
         seat = seat_of(state, player)
@@ -199,7 +178,9 @@ class BigTop(Game[BigTopState, BigTopOptions]):
     def check_actor(self, state: BigTopState, player: int | None, action: StrictModel) -> None:
         self._player_seat(state, player)
         if state["step"] == "over":
-            raise IllegalAction(message("The game is over."))
+            over = message("The game is over.")
+            raise (IllegalAction(over, rule="fan-tan") if self._fan_tan(state)
+                   else IllegalAction(over, rule="end"))
 
     # hand entry
     def _enter_hand(self, state: BigTopState, player: int, action: Hand,
@@ -209,7 +190,7 @@ class BigTop(Game[BigTopState, BigTopOptions]):
             raise IllegalAction(message("Hands are entered at the start of a deal; this deal is "
                                         "already under way.") if not self._fan_tan(state) else
                                 message("Hands are entered at the start of a hand; this hand is "
-                                        "already under way."))
+                                        "already under way."), rule="hands")
         cards = valid_entry(action.cards)
         seat["hand"] = cards
         notes = [Note(message("%(player)s entered their hand.", player=Player(player)),
@@ -237,16 +218,16 @@ class BigTop(Game[BigTopState, BigTopOptions]):
                         rng: random.Random) -> list[Note]:
         seat = self._player_seat(state, player)
         if self._fan_tan(state):
-            raise IllegalAction(message("Fan Tan uses no gate receipts."))
+            raise IllegalAction(message("Fan Tan uses no gate receipts."), rule="fan-tan")
         if state["step"] != "receipts":
             raise IllegalAction(message("Gate receipts are placed once every hand is entered, "
-                                        "before play starts."))
+                                        "before play starts."), rule="receipts")
         placed = action.receipts
         placement: ReceiptPlacement = {"clowns": placed.clowns, "sideshow": placed.sideshow,
                                        "animals": placed.animals, "performers": placed.performers}
         if sorted(placement.values()) != sorted(RECEIPT_VALUES):
             raise IllegalAction(message("Place each receipt ($10, $7, $5 and $3) exactly once, "
-                                        "one per suit."))
+                                        "one per suit."), rule="receipts")
         seat["receipts"] = placement
         told = listed((message("$%(value)s on %(suit)s", value=placement[suit],
                                suit=SUIT_TITLES[suit]) for suit in SUITS), tally=True)
@@ -263,20 +244,20 @@ class BigTop(Game[BigTopState, BigTopOptions]):
             raise IllegalAction(message("Play starts once every hand is entered.")
                                 if self._fan_tan(state) else
                                 message("Play starts once every hand is entered and every "
-                                        "gate receipt is placed."))
+                                        "gate receipt is placed."), rule="turn")
         if self._on_turn(state) is not seat:
-            raise NotYourTurn(message("It is not your turn."))
+            raise NotYourTurn(message("It is not your turn."), rule="turn")
 
     def _require_no_called_play(self, state: BigTopState, seat: Seat) -> None:
-        called = self._playable_called(state, seat)
+        called = playable_called(state, seat)
         if called:
             raise IllegalAction(message("You must play your called %(card)s first.",
-                                        card=card_label(called[0])))
+                                        card=card_label(called[0])), rule="called")
 
     @staticmethod
     def _known_card(card: str) -> None:
         if card not in DECK_ORDER:
-            raise IllegalAction(unknown_card(card))
+            raise IllegalAction(unknown_card(card), rule="setup")
 
     def _play_called(self, state: BigTopState, player: int, action: PlayCalled,
                      rng: random.Random) -> list[Note]:
@@ -285,11 +266,12 @@ class BigTop(Game[BigTopState, BigTopOptions]):
         self._known_card(action.card)
         if action.card not in chart_cards(seat["chart"]):
             raise IllegalAction(message("The %(card)s is not on your chart.",
-                                        card=card_label(action.card)))
+                                        card=card_label(action.card)), rule="called")
         if not is_playable(state["piles"], action.card):
             raise IllegalAction(message("Your called %(card)s cannot be played yet: its pile "
                                         "waits for the %(needed)s.", card=card_label(action.card),
-                                        needed=next_needed(state["piles"], action.card)))
+                                        needed=next_needed(state["piles"], action.card)),
+                                rule="called")
         space = next(s for s, c in seat["chart"].items() if c == action.card)
         seat["chart"][space] = None
         put_on_pile(state["piles"], action.card)
@@ -306,11 +288,11 @@ class BigTop(Game[BigTopState, BigTopOptions]):
         card = action.card
         hand = seat["hand"] or []
         if card not in hand:
-            raise IllegalAction(not_held(card))
+            raise IllegalAction(not_held(card), rule="play")
         if not is_playable(state["piles"], card):
             raise IllegalAction(message("The %(card)s cannot be played yet: its pile waits for "
                                         "the %(needed)s.", card=card_label(card),
-                                        needed=next_needed(state["piles"], card)))
+                                        needed=next_needed(state["piles"], card)), rule="play")
         sources = self._earnings(state, seat, card)
         hand.remove(card)
         put_on_pile(state["piles"], card)
@@ -349,16 +331,16 @@ class BigTop(Game[BigTopState, BigTopOptions]):
         seat = self._player_seat(state, player)
         self._require_turn(state, seat)
         if self._fan_tan(state):
-            raise IllegalAction(message("Calling is not allowed in Fan Tan."))
+            raise IllegalAction(message("Calling is not allowed in Fan Tan."), rule="fan-tan")
         self._known_card(action.card)
         self._require_no_called_play(state, seat)
         card = action.card
         hand = seat["hand"] or []
         if card not in hand:
-            raise IllegalAction(not_held(card))
-        refusal = self._call_refusal(state, seat, card)
+            raise IllegalAction(not_held(card), rule="call")
+        refusal = call_refusal(state, seat, card)
         if refusal:
-            raise IllegalAction(refusal)
+            raise IllegalAction(refusal, rule="call")
         hand.remove(card)
         seat["chart"]["3"] = card
         return ([Note(message("%(player)s called the %(card)s (on $3).",
@@ -370,9 +352,11 @@ class BigTop(Game[BigTopState, BigTopOptions]):
         seat = self._player_seat(state, player)
         self._require_turn(state, seat)
         if self.choices(state, seat):
-            raise IllegalAction(message("You cannot pass: you can still play a card.")
-                                if self._fan_tan(state) else
-                                message("You cannot pass: you can still play or call a card."))
+            if self._fan_tan(state):
+                raise IllegalAction(message("You cannot pass: you can still play a card."),
+                                    rule="fan-tan")
+            raise IllegalAction(message("You cannot pass: you can still play or call a card."),
+                                rule="pass")
         if not self._fan_tan(state):
             return [Note(message("%(player)s passed.", player=Player(player)))] + self._next_turn(
                 state)

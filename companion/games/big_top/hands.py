@@ -22,14 +22,15 @@ class PublicCheck(TypedDict):
 def valid_entry(cards: list[str]) -> list[Card]:
     """One player's entry, in deck order, or refused with a sentence."""
     if not cards:
-        raise IllegalAction(message("Enter the cards you were dealt: a hand cannot be empty."))
+        raise IllegalAction(message("Enter the cards you were dealt: a hand cannot be empty."),
+                             rule="hands")
     unknown = [c for c in cards if c not in DECK_ORDER]
     if unknown:
-        raise IllegalAction(unknown_card(unknown[0]))
+        raise IllegalAction(unknown_card(unknown[0]), rule="hands")
     twice = [c for c, n in Counter(cards).items() if n > 1]
     if twice:
         raise IllegalAction(message("You listed the %(card)s more than once.",
-                                    card=card_label(twice[0])))
+                                    card=card_label(twice[0])), rule="hands")
     return deck_sorted(cards)
 
 
