@@ -254,6 +254,20 @@ def test_axe_finds_nothing_serious_on_the_score_sheets_form_and_history(site, ax
     assert not found, "\n".join(found)
 
 
+def test_axe_finds_nothing_serious_on_big_moneys_rules_page(site, axe_context):
+    """Big Money's rules page on a phone, on its own and opened from a table (its setup
+    checklist), fitting 360 px."""
+    table = site.tables["big-money", "mid"]
+    page = axe_context.new_page()
+    found = check(page, f"{site.url}/rules/big-money", "big-money rules")
+    found += check(page, f"{site.url}/rules/big-money?table={table.code}#setup",
+                   "big-money rules, a table's setup")
+    expect(page.locator("#setup .checklist li").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.close()
+    assert not found, "\n".join(found)
+
+
 def test_axe_finds_nothing_serious_on_a_sheet_of_bids(site, axe_context):
     """A Wizard sheet of secret bids: a phone's bid form and its secret bid, the tricks form
     with the tricks that do not add up, the host screen and the table display."""

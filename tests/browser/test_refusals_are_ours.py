@@ -1,6 +1,7 @@
 """A form sent short is refused by our server, in the reader's language, never by the
 browser's own bubble ("Please select one of these options"): Big Money's number dice sent
-with no die chosen, on a German phone."""
+with no die chosen, and a market card sent empty or with a price out of bounds, on a German
+phone."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -66,3 +67,30 @@ def with_german(page, live_server):
     page.context.add_cookies([{"name": "companion_language", "value": "de",
                                "url": live_server.url}])
     return page
+
+
+def big_money_at_the_market_cards(app):
+    """A Big Money table of Ann, Ben and Cat, each with a Start-Up: the four market cards
+    are to be entered, Ann's phone awaited for them."""
+    table = Api(client=app.test_client()).table("big-money", players=tuple(STARTUPS), seed=7)
+    for name, industry in STARTUPS.items():
+        assert table.act(table.tokens[name], type="startup", industry=industry)[0] == 200
+    return table
+
+
+def test_a_market_card_sent_empty_or_priced_out_of_bounds_is_refused_in_german(
+        app, live_server, new_phone):
+    table = big_money_at_the_market_cards(app)
+    version = table.view()["version"]
+    phone = german_phone(new_phone, live_server, table, "Ann")
+    form = phone.locator("#bm-reveal-form")
+    refusal = phone.locator("#panel .bm-reveal-confirm .error[role=alert]")
+    form.get_by_role("button", name="Auszahlung zeigen").click()
+    expect(refusal).to_have_text("Tippe die Branche der Karte an.")
+    # A price the field's bounds would have stopped: our sentence, not the browser's.
+    phone.locator("label[for=bm-reveal-food]").click()
+    form.get_by_label("Preis").fill("0")
+    form.get_by_role("button", name="Auszahlung zeigen").click()
+    expect(refusal).to_have_text("Gib den Preis ein, der auf der Karte steht (1 bis 500).")
+    assert phone.evaluate("document.getElementById('bm-reveal-form').noValidate") is True
+    assert table.view()["version"] == version  # nothing changed

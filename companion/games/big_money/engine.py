@@ -30,21 +30,10 @@ from .models import (BIZ_NEWS_FACE, MARKET_SLOTS, Adjust, Buy, Choose, EndTurn, 
                      Reveal, RollIndustry, Startup)
 from .models import Options as BigMoneyOptions
 from .payouts import collect_for_industry, collect_for_number_dice
+from .rules import SECTIONS, cannot_buy, rule_for, setup_checklist, why_not_buy, wrong_step
 from .state import INDUSTRIES, BigMoneyState, BizNews, Effect, NewsCard, Rules, Seat, Step
 from .view import public_view
 
-# What each step waits for, said when a move comes at the wrong time.
-NEXT_MOVE = {
-    "setup": message("every player takes a Start-Up and the market is filled first"),
-    "industry": message("enter the Industry die first"),
-    "biz_news": message("answer the Biz News card first"),
-    "number_dice": message("enter the number dice first"),
-    "buy": message("buy an Asset or end the turn"),
-    "refill": message("reveal the new Asset into the market first"),
-}
-# The moves a roller makes, as a refusal at the wrong step names them.
-DOING = {"buy": message("buy"), "industry": message("industry"),
-         "number_dice": message("number_dice"), "end": message("end the turn")}
 # The bots' revealed cards: prices a card might print, a name now and then.
 BOT_PRICES = (5, 10, 15, 20, 25, 30, 40, 50, 60)
 BOT_NAMES = ("", "", "Corner Diner", "Airline", "Book Publisher", "Arena", "App Maker")
@@ -60,6 +49,16 @@ class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
     host_actions = frozenset({"adjust"})
     shared_actions = frozenset({"reveal"})
     remembered = {"reveal": "asset"}
+    rule_sections = SECTIONS
+
+    def rule_for(self, state: BigMoneyState) -> str:
+        return rule_for(state)
+
+    def setup_checklist(self, options: BigMoneyOptions, players: int) -> list[Message]:
+        return setup_checklist(options, players)
+
+    def why_not(self, state: BigMoneyState, player: int | None) -> list[IllegalAction]:
+        return why_not_buy(state, player)
 
     def start(self, players: list[int], options: BigMoneyOptions,
               rng: random.Random) -> BigMoneyState:
@@ -149,13 +148,14 @@ class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
     def check_actor(self, state: BigMoneyState, player: int | None,
                     action: StrictModel) -> None:
         if is_over(state):
-            raise IllegalAction(message("The game is over: the Bank has paid its last bill."))
+            raise IllegalAction(message("The game is over: the Bank has paid its last bill."),
+                                rule="end")
         if isinstance(action, Adjust):  # (the one of `host_actions`)
             if player is not HOST:
-                raise NotYourTurn(message("Only the host can adjust the Bank."))
+                raise NotYourTurn(message("Only the host can adjust the Bank."), rule="bank")
             return
         if player is HOST:
-            raise NotYourTurn(message("The host acts for a player: say which player."))
+            raise NotYourTurn(message("The host acts for a player: say which player."), rule="turn")
         self._seat(state, player)
 
     @staticmethod
@@ -163,26 +163,23 @@ class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
         """The seat of a player at the table (`check_actor` refuses anyone else)."""
         seat = seat_of(state, player)
         if seat is None:
-            raise NotYourTurn(message("You are not playing at this table."))
+            raise NotYourTurn(message("You are not playing at this table."), rule="setup")
         return seat
 
     @staticmethod
     def _require_turn(state: BigMoneyState, player: int, steps: tuple[Step, ...],
                       doing: str) -> None:
         """Refuse a roller's move out of turn, or at another step than `steps`."""
-        step = state["step"]
-        everyone_acts = step in ("setup", "biz_news")
-        if not everyone_acts and roller_seat(state)["player"] != player:
-            raise NotYourTurn(message("It is not your turn."))
-        if step not in steps:
-            raise IllegalAction(message("You cannot %(doing)s now: %(next)s.",
-                                        doing=DOING[doing], next=NEXT_MOVE[step]))
+        refused = wrong_step(state, player, steps, doing)
+        if refused is not None:
+            raise refused
 
     # setup
     def _startup(self, state: BigMoneyState, player: int, action: Startup,
                  rng: random.Random) -> list[Note]:
         if state["step"] != "setup":
-            raise IllegalAction(message("Start-Up Assets are chosen before the first turn."))
+            raise IllegalAction(message("Start-Up Assets are chosen before the first turn."),
+                                rule="setup")
         seat = self._seat(state, player)
         industry = INDUSTRY_NAMES[action.industry]
         startup = startup_of(seat)
@@ -213,18 +210,20 @@ class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
         space = action.slot + 1
         if state["market"][action.slot] is not None:
             raise IllegalAction(message("Market space %(space)s already holds an Asset.",
-                                        space=space))
+                                        space=space), rule="market")
         if deck_is_empty(state):
             raise IllegalAction(message("The Asset deck is empty: Market space %(space)s stays "
-                                        "empty until the next Asset is discarded.", space=space))
+                                        "empty until the next Asset is discarded.", space=space),
+                                rule="market")
         reshuffled = state["asset_deck"]["reshuffled"]
         if action.asset_id is not None:
             if all(asset["id"] != action.asset_id for asset in reshuffled):
-                raise IllegalAction(message("That card is not in the reshuffled Asset deck."))
+                raise IllegalAction(message("That card is not in the reshuffled Asset deck."),
+                                    rule="market")
             asset = place_known_card(state, action.slot, action.asset_id)
         elif reshuffled:
             raise IllegalAction(message("The Asset deck is the reshuffled discard pile: pick "
-                                        "the card you revealed from it."))
+                                        "the card you revealed from it."), rule="market")
         else:
             assert action.asset is not None, "a Reveal gives the asset or the asset_id"
             asset = place_new_card(state, action.slot, action.asset)
@@ -238,16 +237,13 @@ class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
 
     def _buy(self, state: BigMoneyState, player: int, action: Buy,
              rng: random.Random) -> list[Note]:
-        self._require_turn(state, player, ("buy",), "buy")
+        refused = cannot_buy(state, player, action.slot)
+        if refused is not None:
+            raise refused
         asset = state["market"][action.slot]
+        assert asset is not None, "cannot_buy refuses an empty space"
         seat = roller_seat(state)
-        if asset is None:
-            raise IllegalAction(message("Market space %(space)s is empty.",
-                                        space=action.slot + 1))
         price = asset["price"]
-        if price > seat["money"]:
-            raise IllegalAction(message("The %(asset)s costs %(price)s; you have %(money)s.",
-                                        asset=label(asset), price=price, money=seat["money"]))
         pay(state, seat, price, message("bought the %(asset)s", asset=label(asset)))
         seat["assets"].append(asset)
         state["market"][action.slot] = None
@@ -308,35 +304,42 @@ class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
     def _choose(self, state: BigMoneyState, player: int, action: Choose,
                 rng: random.Random) -> list[Note]:
         if state["step"] != "biz_news":
-            raise IllegalAction(message("There is no Biz News question to answer."))
+            raise IllegalAction(message("There is no Biz News question to answer."),
+                                rule="biz-news")
         prompt = biz_news.prompt_for(state, player)
         if prompt is None:
-            raise NotYourTurn(message("The Biz News card is not asking you anything."))
+            raise NotYourTurn(message("The Biz News card is not asking you anything."),
+                              rule="biz-news")
         if action.choice not in prompt["choices"]:
             labels = prompt["labels"]
             offered = listed((text_from_json(labels[choice]) for choice in prompt["choices"]),
                              tally=True)
-            raise IllegalAction(message("Choose one of: %(choices)s.", choices=offered))
+            raise IllegalAction(message("Choose one of: %(choices)s.", choices=offered),
+                                rule="biz-news")
         return biz_news.answer(state, player, action.choice)
 
     def _adjust(self, state: BigMoneyState, player: int | None, action: Adjust,
                 rng: random.Random) -> list[Note]:
         seat = seat_of(state, action.player)
         if seat is None:
-            raise IllegalAction(message("That player is not at this table."))
+            raise IllegalAction(message("That player is not at this table."), rule="bank")
         asset = None
         if action.discard_asset is not None:
             asset = find_owned(seat, action.discard_asset)
             if asset is None:
-                raise IllegalAction(message("That player does not own that Asset."))
+                raise IllegalAction(message("That player does not own that Asset."), rule="bank")
             if asset["id"] in biz_news.asset_ids_in_prompts(state):
-                raise IllegalAction(message("That Asset is waiting on a Biz News choice."))
+                raise IllegalAction(message("That Asset is waiting on a Biz News choice."),
+                                    rule="bank")
         elif not action.amount:
-            raise IllegalAction(message("Give an amount to pay, or an Asset to discard."))
+            raise IllegalAction(message("Give an amount to pay, or an Asset to discard."),
+                                rule="bank")
         if action.amount > state["bank"]:
-            raise IllegalAction(message("The Bank holds only %(bank)s.", bank=state["bank"]))
+            raise IllegalAction(message("The Bank holds only %(bank)s.", bank=state["bank"]),
+                                rule="bank")
         if -action.amount > seat["money"]:
-            raise IllegalAction(message("That player has only %(money)s.", money=seat["money"]))
+            raise IllegalAction(message("That player has only %(money)s.", money=seat["money"]),
+                                rule="bank")
         name = Player(seat["player"])
         reason = message("adjustment: %(note)s", note=action.note)
         parts = []
