@@ -3,6 +3,7 @@ any other game and has no rulebook), the section of the step a sheet is at, and 
 out at the table for a sheet's options."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..messages import Message, listed, message, plural
@@ -85,7 +86,7 @@ def setup_checklist(options: Options, players: int) -> list[Message]:
 class SheetRules:
     """The rules page's part of the score sheet's engine."""
 
-    rule_sections: ClassVar[dict[str, str]] = SECTIONS
+    rule_sections: ClassVar[Mapping[str, str]] = SECTIONS
 
     def rule_for(self, state: ScoreSheetState) -> str | None:
         return rule_for(state)
