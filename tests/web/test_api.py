@@ -12,7 +12,11 @@ from tests.support.app import make_app
 
 
 def error_code(body) -> str:
-    assert set(body["error"]) == {"code", "message"}
+    """The code of an error body; a refusal of the rules also cites its rule."""
+    assert set(body["error"]) - {"rule"} == {"code", "message"}
+    if "rule" in body["error"]:
+        assert body["error"]["code"] in ("illegal", "forbidden"), body
+        assert set(body["error"]["rule"]) == {"id", "title", "url"}, body
     assert body["error"]["message"].endswith((".", "!", ")"))
     return body["error"]["code"]
 

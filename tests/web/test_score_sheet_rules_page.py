@@ -12,8 +12,7 @@ def test_a_player_entering_at_a_scorers_table_is_pointed_to_who_enters(client):
     status, refused = table.act(table.tokens["Ann"], type="enter", round=1,
                                 scores={"Points": 4})
     assert status == 403, refused
-    assert refused["error"]["rule"] == {"game": "score-sheet", "section": "entering",
-                                        "title": "Entering the scores",
+    assert refused["error"]["rule"] == {"id": "entering", "title": "Entering the scores",
                                         "url": "/rules/score-sheet#entering"}
     page = client.get("/rules/score-sheet").get_data(as_text=True)
     assert '<section id="entering"' in page and "only the host enters" in page

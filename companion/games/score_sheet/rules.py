@@ -47,8 +47,10 @@ def team_seats(teams: int, players: int) -> list[list[int]]:
 def setup_checklist(options: Options, players: int) -> list[Message]:
     """What a sheet needs at the table: the game's own box, whose turn it is to deal, the
     partners' seats, the cards of each round of bids, and who keeps the sheet."""
+    # A sheet left under the app's own name reads it in the screen's language.
+    game = message("Score sheet") if options.name == "Score sheet" else options.name
     lines = [message("Set out %(game)s as its own rules say: the sheet needs nothing of "
-                     "its own.", game=options.name)]
+                     "its own.", game=game)]
     if options.outcome != "points":
         lines.append(message("The host ends the game on the host screen: no one enters "
                              "scores."))
