@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine import HOST, IllegalAction, Result, Standing
 from ..messages import Message, message, players
-from . import sheet
+from . import sheet, teams
 from .models import Finish
 from .state import Ending, ScoreSheetState
 
@@ -54,6 +54,7 @@ def finish(state: ScoreSheetState, action: Finish) -> Message:
     if len(set(action.winners)) != len(action.winners) or any(
             p not in state["players"] for p in action.winners):
         raise IllegalAction(message("That player is not at this table."))
+    teams.check_winners(state, action.winners)
     named = [p for p in state["players"] if p in action.winners]
     state["ending"] = {"winners": named}
     return ended_line(state["ending"])
