@@ -418,7 +418,9 @@ class ScoreSheet(Game[ScoreSheetState]):
         return any(tiebreak.get("by") == "time" for tiebreak in options.get("tiebreaks", []))
 
     def scores(self, state: ScoreSheetState) -> dict[int, int]:
-        return {p: sheet.total(state, p) for p in state["players"]}
+        """Each player's total; in partnerships, each team's, under its first player's id
+        (the chart draws a line a team)."""
+        return {teams.players_of(state, u)[0]: teams.total(state, u) for u in teams.units(state)}
 
     def public_since(self, public: dict[str, Any],
                      actions: list[dict[str, Any]]) -> dict[str, Any] | None:
