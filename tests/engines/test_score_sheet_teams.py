@@ -194,3 +194,21 @@ def test_options_of_teams_that_cannot_be_are_refused(options, error):
     with pytest.raises(pydantic.ValidationError) as caught:
         GAME.options_for({"name": "Test", **options}, 4)
     assert error in str(caught.value)
+
+
+def test_the_host_may_name_the_winning_team_by_its_number():
+    state = new(SIX, teams=3, outcome="winners")
+    finish = [a for a in GAME.actions(state, HOST) if a["type"] == "finish"][0]
+    assert [(str(t["name"]), t["players"]) for t in finish["teams"]] == [
+        ("Team 1", [ANN, DAN]), ("Team 2", [BEN, EVE]), ("Team 3", [CAT, FAY])]
+    assert refused(state, HOST, type="finish", teams=[3]) == "That team is not at this table."
+    assert refused(state, HOST, type="finish", teams=[1], winners=[BEN, EVE]) == (
+        "Name the winners or the winning teams, not both.")
+    act(state, HOST, type="finish", teams=[1])
+    assert finished(state).winners == [BEN, EVE]
+    assert str(finished(state).explanation) == "The host ended the game: {name:2} and {name:5} won."
+
+
+def test_a_table_without_teams_cannot_be_won_by_a_team():
+    state = new(outcome="winners")
+    assert refused(state, HOST, type="finish", teams=[0]) == "This table plays without teams."

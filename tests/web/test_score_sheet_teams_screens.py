@@ -133,3 +133,13 @@ def test_the_sheets_csv_and_past_games_are_by_team(app):
     assert [(row[3], row[4], row[6], row[-1]) for row in past[1:]] == [
         ("Ben", "1", "1", "Them"), ("Dan", "1", "1", "Them"),
         ("Ann", "2", "0", "Us"), ("Cat", "2", "0", "Us")]
+
+
+def test_the_host_ends_a_game_of_named_winners_by_picking_the_winning_team(app):
+    sheet = Sheet(app, names=FOUR, teams=2, outcome="winners", team_names=["Us", "Them"])
+    html = sheet.page()
+    assert "Which team won?" in html
+    assert '<input type="checkbox" name="teams[]" value="1"> <span>Them: Ben, Dan</span>' in html
+    sheet.post(None, "/act", {"type": "finish", "teams[]": ["1"]})
+    ids = sheet.seated.ids
+    assert sheet.view()["result"]["winners"] == [ids["Ben"], ids["Dan"]]

@@ -216,6 +216,9 @@ class Finish(StrictModel):
 
     type: Literal["finish"]
     winners: Optional[list[PlayerId]] = Field(default=None, max_length=20)
+    # At a table of teams, the winning teams by number (0 first): their members win.
+    teams: Optional[list[Annotated[int, Field(ge=0, lt=MAX_TEAMS)]]] = Field(
+        default=None, max_length=MAX_TEAMS)
     won: Optional[bool] = None
     score: Optional[Entry] = None
 

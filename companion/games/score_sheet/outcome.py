@@ -33,7 +33,7 @@ def offered(state: ScoreSheetState, player: int | None) -> list[dict[str, Any]]:
         return []
     if kind(state) == "cooperative":
         return [{"type": "finish", "won": [True, False], "score": True}]
-    return [{"type": "finish", "players": state["players"]}]
+    return [{"type": "finish", "players": state["players"], **teams.offered(state)}]
 
 
 def finish(state: ScoreSheetState, action: Finish) -> Message:
@@ -41,7 +41,7 @@ def finish(state: ScoreSheetState, action: Finish) -> Message:
     if not without_points(state):
         raise IllegalAction(message("This game is won on points: it ends on the sheet."))
     if kind(state) == "cooperative":
-        if action.winners is not None or action.won is None:
+        if action.winners is not None or action.teams is not None or action.won is None:
             raise IllegalAction(message("Say whether the game was won or lost."))
         won = action.won
         state["ending"] = {"winners": list(state["players"]) if won else [],
@@ -49,13 +49,13 @@ def finish(state: ScoreSheetState, action: Finish) -> Message:
         return ended_line(state["ending"])
     if action.won is not None or action.score is not None:
         raise IllegalAction(message("Name the winners: this game keeps no score."))
-    if not action.winners:
+    winners = teams.winners_of(state, action.teams, action.winners)
+    if not winners:
         raise IllegalAction(message("Name at least one winner."))
-    if len(set(action.winners)) != len(action.winners) or any(
-            p not in state["players"] for p in action.winners):
+    if len(set(winners)) != len(winners) or any(p not in state["players"] for p in winners):
         raise IllegalAction(message("That player is not at this table."))
-    teams.check_winners(state, action.winners)
-    named = [p for p in state["players"] if p in action.winners]
+    teams.check_winners(state, winners)
+    named = [p for p in state["players"] if p in winners]
     state["ending"] = {"winners": named}
     return ended_line(state["ending"])
 
@@ -96,5 +96,8 @@ def bot_move(state: ScoreSheetState, rng: random.Random) -> dict[str, Any]:
     if kind(state) == "cooperative":
         return {"type": "finish", "won": rng.random() < 0.5,
                 "score": rng.choice((None, rng.randint(0, 10)))}
+    if teams.on(state):
+        return {"type": "finish", "teams": rng.sample(range(teams.count(state)),
+                                                      rng.randint(1, teams.count(state)))}
     return {"type": "finish", "winners": rng.sample(state["players"],
                                                     rng.randint(1, len(state["players"])))}

@@ -154,3 +154,25 @@ def check_winners(state: ScoreSheetState, winners: list[int]) -> None:
         named = [p for p in members(state, team) if p in winners]
         if named and len(named) != len(members(state, team)):
             raise IllegalAction(message("Name every member of the winning team."))
+
+
+def offered(state: ScoreSheetState) -> dict[str, Any]:
+    """The host's finish at a table of teams: the teams to pick the winners from."""
+    if not on(state):
+        return {}
+    return {"teams": [{"team": team, "name": name(state, team), "players": members(state, team)}
+                      for team in range(count(state))]}
+
+
+def winners_of(state: ScoreSheetState, teams: list[int] | None,
+               winners: list[int] | None) -> list[int]:
+    """The winners a finish names: its players, or the members of its teams (not both)."""
+    if teams is None:
+        return list(winners or [])
+    if not on(state):
+        raise IllegalAction(message("This table plays without teams."))
+    if winners is not None:
+        raise IllegalAction(message("Name the winners or the winning teams, not both."))
+    if len(set(teams)) != len(teams) or any(team >= count(state) for team in teams):
+        raise IllegalAction(message("That team is not at this table."))
+    return [p for team in teams for p in members(state, team)]
