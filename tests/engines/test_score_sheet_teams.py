@@ -212,3 +212,21 @@ def test_the_host_may_name_the_winning_team_by_its_number():
 def test_a_table_without_teams_cannot_be_won_by_a_team():
     state = new(outcome="winners")
     assert refused(state, HOST, type="finish", teams=[0]) == "This table plays without teams."
+
+
+def test_a_tie_between_teams_broken_on_time_counts_the_members_time_together():
+    state = new(FOUR, teams=2, rounds=1, tiebreaks=[{"by": "time", "most": False}])
+    enter(state, ANN, 1, Points=5)
+    enter(state, BEN, 1, Points=5)
+    used = {ANN: 20_000, CAT: 30_000, BEN: 40_000, DAN: 1_000}
+    result = GAME.result_with_times(state, used)
+    assert result.winners == [BEN, DAN]
+    assert [s.tiebreak["seconds_used"] for s in result.standings] == [41, 41, 50, 50]
+
+
+def test_the_dealer_still_goes_round_the_seats_at_a_table_of_teams():
+    state = new(FOUR, teams=2, dealer=True)
+    assert public(state)["dealer"] == ANN
+    enter(state, ANN, 1, Points=5)
+    enter(state, BEN, 1, Points=5)
+    assert public(state)["dealer"] == BEN
