@@ -10,7 +10,7 @@ import re
 from companion.extensions import db
 from companion.models import SavedOptions
 from tests.support.api import Api
-from tests.support.pages import inert, page
+from tests.support.pages import csrf_of, inert, page
 from tests.support.score_sheets import Sheet
 from tests.support.sheet_forms import FORM, created, options_of, sheet_form
 
@@ -73,6 +73,13 @@ def test_the_lobby_shows_the_teams_as_the_host_orders_the_seats(app):
     phone = app.test_client()
     phone.set_cookie(f"companion_{seated.code}", seated.tokens["Ben"])
     assert teams_listed(page(phone, f"/t/{seated.code}")) == ["Us: Ann, Dan", "Them: Ben, Cat"]
+    display = page(app.test_client(), f"/d/{seated.code}")
+    assert teams_listed(display) == ["Us: Ann, Dan", "Them: Ben, Cat"]
+    # The first player sits in seat 0: the teams follow from there.
+    status, _ = api.call("POST", f"/tables/{seated.code}/seats", seated.host,
+                         {"order": [ids["Ben"], ids["Ann"], ids["Dan"], ids["Cat"]]})
+    assert teams_listed(page(host, f"/t/{seated.code}/host")) == ["Us: Ben, Dan",
+                                                                  "Them: Ann, Cat"]
 
 
 def test_the_lobby_names_teams_in_the_readers_language(app):
@@ -143,3 +150,20 @@ def test_the_host_ends_a_game_of_named_winners_by_picking_the_winning_team(app):
     sheet.post(None, "/act", {"type": "finish", "teams[]": ["1"]})
     ids = sheet.seated.ids
     assert sheet.view()["result"]["winners"] == [ids["Ben"], ids["Dan"]]
+
+
+def test_the_lobbys_teams_are_the_games_when_another_player_goes_first(app):
+    api, seated, host = lobby(app, names=("Ann", "Ben", "Cat", "Dan", "Eve"), teams=2)
+    ids = seated.ids
+    html = page(host, f"/t/{seated.code}/host")
+    response = host.post(f"/t/{seated.code}/first",
+                         data={"csrf_token": csrf_of(html), "player": ids["Ben"]})
+    assert response.status_code in (200, 303), response.get_data(as_text=True)[:800]
+    shown = teams_listed(page(host, f"/t/{seated.code}/host"))
+    assert shown == ["Team 1: Ben, Dan, Ann", "Team 2: Cat, Eve"]
+    status, _ = api.call("POST", f"/tables/{seated.code}/start", seated.host, {"seed": 7})
+    assert status == 200
+    names = {number: name for name, number in ids.items()}
+    played = [f"{t['name']}: " + ", ".join(names[p] for p in t["players"])
+              for t in seated.view()["state"]["teams"]]
+    assert played == shown
