@@ -167,3 +167,11 @@ def test_the_lobbys_teams_are_the_games_when_another_player_goes_first(app):
     played = [f"{t['name']}: " + ", ".join(names[p] for p in t["players"])
               for t in seated.view()["state"]["teams"]]
     assert played == shown
+
+
+def test_a_team_row_is_asked_for_by_the_teams_name(app):
+    scored = Sheet(app, names=FOUR, teams=2, entry="scorer", team_names=["Us", "Them"])
+    form = scored.page().split('class="score-entry round-entry"', 1)[1].split("</form>", 1)[0]
+    assert re.findall(r'<label for="round-\d+-1">([^<]+)</label>', form) == ["Us", "Them"]
+    phones = Sheet(app, names=FOUR, teams=2)
+    assert "Your team's scores for round 1" in phones.page("Cat")
