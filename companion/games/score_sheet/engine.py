@@ -263,7 +263,7 @@ class ScoreSheet(Game[ScoreSheetState]):
         options = sheet.options(state)
         target = options["target"]
         reached = teams.reaching(state, target) if target is not None else []
-        if reached:
+        if reached and target is not None:
             notes.append(self._finish(state, message(
                 "%(players)s reached the target of %(target)s: the game is over.",
                 players=listed(reached), target=target)))
