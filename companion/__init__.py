@@ -64,7 +64,7 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     from .web import (api, box_labels, compress, display, downloads, ending, errors,
                       handing_on, health, links, lobby, pictures, public_part, replay, screens,
-                      rules_pages, table_clock, teaching_screens)
+                      rules_pages, table_clock, teaching_screens, teams_shown)
     from .web import stream_limits
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
@@ -79,6 +79,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(table_clock.bp)
     app.register_blueprint(rules_pages.bp)
     app.register_blueprint(teaching_screens.bp)
+    app.register_blueprint(teams_shown.bp)
     errors.register(app)
     stream_limits.register(app)
     compress.register(app, [root / "static" for root in file_roots()])

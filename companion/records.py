@@ -12,7 +12,7 @@ from typing import Any
 from flask_babel import get_locale, lazy_gettext
 from markupsafe import Markup
 
-from . import store
+from . import sheet_teams, store
 from .chart import line_chart
 from .plot import Plot, plot_of
 from .errors import conflict
@@ -84,8 +84,9 @@ def score_chart(table: Snapshot) -> Markup:
 def _chart(database: str, table_id: int, version: int, language: str) -> Markup:
     seen = store.at_least(table_id, version)
     label = final_result(seen).score_label
-    return line_chart(_series(database, table_id, version),
-                      {p.id: p.name for p in seen.players}, label)
+    names = sheet_teams.chart_names(seen.game, seen.state,
+                                    {p.id: p.name for p in seen.players})
+    return line_chart(_series(database, table_id, version), names, label)
 
 
 def score_plot(table: Snapshot) -> Plot:
@@ -107,6 +108,7 @@ def past_games(limit: int = 50) -> list[dict]:
         timed = _timed(table)
         result = final_result(timed or table)
         names = dict(table.players)
+        teams = sheet_teams.played_teams(table.game, table.state)
         # A score sheet won without points (named winners, or together) keeps no totals.
         on_points = table.options.get("outcome", "points") == "points"
         games.append({"code": table.code, "game": engine.played_as(table.options),
@@ -116,6 +118,12 @@ def past_games(limit: int = 50) -> list[dict]:
                       "finished_at": table.finished_at,
                       "players": list(names.values()),
                       "winners": [names.get(w, "?") for w in result.winners],
+                      # partnerships: each player's team, and the winning teams' lines
+                      "teams": {names.get(p, "?"): team["name"] for team in teams
+                                for p in team["players"]},
+                      "winning": [sheet_teams.members_line(
+                          team["name"], [names.get(p, "?") for p in team["players"]])
+                          for team in teams if set(team["players"]) <= set(result.winners)],
                       "standings": [(names.get(s.player, "?"), s.place, s.score)
                                     for s in result.standings],
                       "times": {names[player]: ms for player, ms

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from flask_babel import gettext
 
+from . import sheet_teams
 from .games import GAMES
 from .snapshots import Snapshot
 from .table import clock
@@ -66,6 +67,12 @@ def sheet_rows(table: Snapshot) -> list[list[Any]]:
     standings = result.standings if result is not None else []
     places = {standing.player: standing.place for standing in standings}
     rows.append([gettext("Total"), "", *(seat["total"] for seat in seats)])
+    team_of = {player: team for team in sheet_teams.played_teams(table.game, table.state)
+               for player in team["players"]}
+    if team_of:  # partnerships: each player's team, and the team's total
+        rows.append([gettext("Team"), "", *(team_of[seat["player"]]["name"] for seat in seats)])
+        rows.append([gettext("Team total"), "",
+                     *(team_of[seat["player"]]["total"] for seat in seats)])
     rows.append([gettext("Place"), "", *(places.get(seat["player"]) for seat in seats)])
     used = clock.used_at_the_end(table)
     if used is not None:
@@ -81,16 +88,18 @@ def hours_minutes_seconds(ms: int) -> str:
 
 
 def past_game_rows(games: list[dict]) -> list[list[Any]]:
-    """Past games (records.past_games), a row per player of each: place, score, won, and
-    the time used in a game that had a clock."""
+    """Past games (records.past_games), a row per player of each: place, score, won, the
+    time used in a game that had a clock, and the player's team in one of partnerships."""
     rows: list[list[Any]] = [[gettext("Finished"), gettext("Game"), gettext("Table"),
                               gettext("Player"), gettext("Place"), gettext("Score"),
-                              gettext("Won"), gettext("Time used")]]
+                              gettext("Won"), gettext("Time used"), gettext("Team")]]
     for game in games:
         finished = game["finished_at"].strftime("%Y-%m-%d %H:%M")
         times = game.get("times", {})
+        teams = game.get("teams", {})
         for name, place, score in game["standings"]:
             rows.append([finished, game["game"], game["code"], name, place, score,
                          place == 1,
-                         hours_minutes_seconds(times[name]) if name in times else ""])
+                         hours_minutes_seconds(times[name]) if name in times else "",
+                         teams.get(name, "")])
     return rows

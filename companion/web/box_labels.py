@@ -84,6 +84,10 @@ SCORE_SHEET_REFUSALS = (
     lazy_gettext("a sheet of bids and tricks has one category"),
     lazy_gettext("a sheet of bids and tricks cannot be zero-sum"),
     lazy_gettext("a game won without points takes no bids"),
+    lazy_gettext("a table of teams has at least 2 teams"),
+    lazy_gettext("give one name for each team, or none"),
+    lazy_gettext("each team can be named only once"),
+    lazy_gettext("a sheet of bids and tricks cannot have teams"),
 )
 
 

@@ -19,7 +19,7 @@ from babel.dates import format_date
 from flask import Blueprint, Response, request, url_for
 from flask_babel import get_timezone, gettext, lazy_gettext, ngettext
 
-from .. import records, store
+from .. import records, sheet_teams, store
 from ..auth import PUBLIC
 from ..errors import conflict
 from ..extensions import limiter
@@ -82,6 +82,7 @@ def result_sheet(table: Snapshot) -> ResultSheet:
         label = capitalised(gettext(key.replace("_", " ")))
         columns.append(f"{label} {gettext('(tie-break)')}" if result["ranked"] else label)
     plot = records.score_plot(table)
+    lines = sheet_teams.chart_names(table.game, table.state, names)  # a team's line, its name
     winners = result["winners"]
     return ResultSheet(
         title=game_name(table), date=finished_on(table),
@@ -94,7 +95,7 @@ def result_sheet(table: Snapshot) -> ResultSheet:
         first=[s["place"] == 1 for s in result["standings"]],
         caption=gettext("Scores over the game (%(score)s), from the first move that scored",
                         score=gettext(result["score_label"])),
-        legend={player: f"{names.get(player, '?')}: {numberformat(plot.final(player))}"
+        legend={player: f"{lines.get(player, '?')}: {numberformat(plot.final(player))}"
                 for player in plot.series},
         scale=(numberformat(plot.top), numberformat(plot.bottom)), plot=plot)
 

@@ -103,8 +103,8 @@ def test_games_shows_each_players_average_time_over_the_games_with_a_clock(api, 
     assert "Ann 3 1 70 63.3 2:00" in shown and "Ben 3 2 80 66.7 5:00" in shown
     rows = list(csv.reader(io.StringIO(
         client.get("/games.csv").get_data(as_text=True).lstrip("\ufeff"))))
-    assert rows[0][-1] == "Time used"
-    assert sorted(row[3:] for row in rows[1:]) == [
+    assert rows[0][-2:] == ["Time used", "Team"]
+    assert sorted(row[3:-1] for row in rows[1:]) == [
         ["Ann", "1", "50", "1", ""], ["Ann", "2", "70", "0", "0:02:00"],
         ["Ann", "2", "70", "0", "0:02:00"], ["Ben", "1", "80", "1", "0:05:00"],
         ["Ben", "1", "80", "1", "0:05:00"], ["Ben", "2", "40", "0", ""]]

@@ -206,7 +206,7 @@ def test_nothing_of_a_sheet_in_play_downloads(client, api):
     assert client.get(f"/t/{go_big.code}/sheet.csv").status_code == 404
     assert client.get("/t/ZZZZ/sheet.csv").status_code == 404
     assert rows_of(client.get("/games.csv")) == [
-        ["Finished", "Game", "Table", "Player", "Place", "Score", "Won", "Time used"]]
+        ["Finished", "Game", "Table", "Player", "Place", "Score", "Won", "Time used", "Team"]]
 
 
 def test_games_lists_sheets_by_their_name_with_best_and_average(app, client, api):
@@ -242,7 +242,7 @@ def test_games_lists_sheets_by_their_name_with_best_and_average(app, client, api
     assert 'filename=past-games.csv' in response.headers["Content-Disposition"]
     history = rows_of(response)
     assert history[0] == ["Finished", "Game", "Table", "Player", "Place", "Score", "Won",
-                          "Time used"]
+                          "Time used", "Team"]
     assert sorted((r[1], r[3], r[4], r[5], r[6]) for r in history[1:] if r[1] != "Go Big") == [
         ("Golf", "Ann", "1", "30", "1"), ("Golf", "Ben", "1", "33", "1"),
         ("Golf", "Ben", "2", "36", "0"), ("Golf", "ann", "2", "41", "0"),

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from ..engine import HOST, Game, IllegalAction, Note, NotYourTurn, Result, StrictModel
 from ..messages import Listed, Message, Param, Player, listed, message
-from . import bids, outcome, sheet, standings, zero_sum
+from . import bids, bot, outcome, sheet, standings, teams, zero_sum
 from .teaching import LESSONS
 from .models import Bid, Correct, End, Enter, EnterRound, Finish
 from .models import Options as ScoreSheetOptions
@@ -21,7 +21,6 @@ from .rules import SheetRules
 from .state import ScoreSheetState, Scores, SheetOptions
 
 FAR_OUTSIDE = 10  # an entry above this many times the largest so far gets a second look
-SMALL_SCORE = 30  # the bot's entries: 0 to 30 per category, a few below 0 when allowed
 
 
 def tally(scores: Scores) -> Listed:
@@ -57,6 +56,7 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
         if not isinstance(options, ScoreSheetOptions):
             raise TypeError("A score sheet starts with its own options")
         # The JSON boundary: an Options model dumps to exactly what SheetOptions types.
+        teams.check_seats(options.teams, len(players))
         kept = cast(SheetOptions, options.model_dump(mode="json"))
         return {"options": kept, "players": list(players),
                 "closed": [], "open": {}, "finished": False}
@@ -86,7 +86,7 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
         return (sheet.options(state)["entry"] == "scorer" or outcome.without_points(state)
                 or (sheet.options(state)["rounds"] is None and bool(state["closed"])))
 
-    def _bounds(self, state: ScoreSheetState) -> dict[str, int]:
+    def bounds(self, state: ScoreSheetState) -> dict[str, int]:
         # A sheet of bids computes scores below 0 itself.
         below = (sheet.options(state)["negative"] or bids.rule(state) is not None
                  or zero_sum.on(state))
@@ -100,22 +100,23 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
         options = sheet.options(state)
         closed = list(range(1, len(state["closed"]) + 1))
         shape: dict[str, Any] = {"round": self.open_round(state),
-                                 "categories": options["categories"], **self._bounds(state)}
+                                 "categories": options["categories"], **self.bounds(state)}
         offered: list[dict[str, Any]] = []
         if player is HOST:
             entered = [int(p) for p in state["open"]]
+            rows = teams.row_keepers(state)
             if bids.rule(state):
                 offered.append(bids.offered(state, HOST))
             elif options["entry"] == "scorer":
                 offered.append({"type": "enter_round", **shape, "players": [
-                    p for p in state["players"] if p not in entered]})
+                    p for p in rows if p not in entered]})
             if not bids.rule(state):
-                offered.append({"type": "enter", **shape, "players": state["players"],
+                offered.append({"type": "enter", **shape, "players": rows,
                                 "entered": entered})
             if closed:
                 offered.append({"type": "correct", "rounds": closed,
                                 "players": state["players"],
-                                "categories": options["categories"], **self._bounds(state)})
+                                "categories": options["categories"], **self.bounds(state)})
             if options["rounds"] is None and closed:
                 offered.append({"type": "end", "after": len(closed)})
             return offered
@@ -128,7 +129,7 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
                             "entry": state["open"].get(str(player))})
         if closed:
             offered.append({"type": "correct", "rounds": closed, "players": [player],
-                            "categories": options["categories"], **self._bounds(state)})
+                            "categories": options["categories"], **self.bounds(state)})
         return offered
 
     # -- changing it -------------------------------------------------------------
@@ -153,14 +154,14 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             if sheet.options(state)["entry"] == "scorer":
                 raise NotYourTurn(message("The host enters the scores at this table."),
                                   rule="entering")
-            if action.player is not None and action.player != player:
-                raise NotYourTurn(message("You can only enter your own scores."), rule="entering")
-        if isinstance(action, Correct) and action.player != player:
+            if action.player is not None and action.player not in teams.partners(state, player):
+                raise NotYourTurn(teams.own_rows_only(state), rule="entering")
+        if isinstance(action, Correct) and action.player not in teams.partners(state, player):
             raise NotYourTurn(message("Only the host can correct another player's scores."),
                               rule="corrections")
 
     def _check_value(self, state: ScoreSheetState, value: int) -> None:
-        if value < 0 and self._bounds(state)["min"] == 0:
+        if value < 0 and self.bounds(state)["min"] == 0:
             raise IllegalAction(message("Scores below 0 are not allowed on this sheet."),
                                 rule="entering")
 
@@ -199,7 +200,8 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             self._check_value(state, action.scores[category])
         again = str(target) in state["open"]
         scores = {c: action.scores[c] for c in categories}
-        state["open"][str(target)] = scores
+        for partner in teams.partners(state, target):
+            state["open"][str(partner)] = scores
         notes = [Note(self._entered_line(state, actor, target, number, scores, again))]
         if zero_sum.ready(state):
             notes += self._close(state)
@@ -257,9 +259,9 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
         number = self.open_round(state)
         state["closed"].append({str(p): state["open"][str(p)] for p in state["players"]})
         state["open"] = {}
-        round_totals = listed((message("%(player)s %(total)s", player=Player(p),
-                                       total=sheet.row_total(state["closed"][-1][str(p)]))
-                               for p in state["players"]), tally=True)
+        round_totals = listed((message("%(player)s %(total)s", player=teams.called(state, u),
+                                       total=teams.round_total(state, state["closed"][-1], u))
+                               for u in teams.units(state)), tally=True)
         if sheet.options(state)["secret"] and not bids.rule(state):
             notes = [Note(message("Round %(round)s revealed: %(totals)s.", round=number,
                                   totals=round_totals), reveal=True)]
@@ -268,12 +270,11 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
                                   totals=round_totals))]
         options = sheet.options(state)
         target = options["target"]
-        reached = [p for p in state["players"]
-                   if target is not None and sheet.total(state, p) >= target]
+        reached = teams.reaching(state, target) if target is not None else []
         if reached and target is not None:
             notes.append(self._finish(state, message(
                 "%(players)s reached the target of %(target)s: the game is over.",
-                players=listed(Player(p) for p in reached), target=target)))
+                players=listed(reached), target=target)))
         elif options["rounds"] is not None and number >= options["rounds"]:
             notes.append(self._finish(state, message(
                 "Round %(round)s was the last: the game is over.", round=number)))
@@ -297,11 +298,12 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             raise IllegalAction(message("This sheet has no category %(category)s.",
                                         category=action.category), rule="corrections")
         self._check_value(state, action.value)
-        row = state["closed"][action.round - 1][str(action.player)]
-        old = row[action.category]
+        closed = state["closed"][action.round - 1]
+        old = closed[str(action.player)][action.category]
         if old == action.value:
             raise IllegalAction(message("That is already the score."), rule="corrections")
-        row[action.category] = action.value
+        for partner in teams.partners(state, action.player):
+            closed[str(partner)][action.category] = action.value
         params: dict[str, Param] = dict(player=Player(action.player), round=action.round,
                       category=action.category, old=old, new=action.value)
         if actor is HOST:
@@ -400,10 +402,10 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             "secret": options["secret"], "tiebreaks": options["tiebreaks"],
             "closed": len(state["closed"]),
             "entered": [p for p in state["players"] if str(p) in state["open"]],
-            "leaders": sheet.leaders(state) if state["closed"] else [],
+            "leaders": teams.leaders(state) if state["closed"] else [],
             "seats": seats, "dealer": bids.dealer(state), **bids.public_part(state),
             "zero_sum": zero_sum.on(state), "off_by": zero_sum.off_by(state),
-            **outcome.public_part(state)}
+            **outcome.public_part(state), **teams.public_part(state)}
         private: dict[str, Any] | None = None
         if viewer is not None and viewer in state["players"]:
             private = {"entry": state["open"].get(str(viewer))}
@@ -426,7 +428,9 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
         return any(tiebreak.get("by") == "time" for tiebreak in options.get("tiebreaks", []))
 
     def scores(self, state: ScoreSheetState) -> dict[int, int]:
-        return {p: sheet.total(state, p) for p in state["players"]}
+        """Each player's total; in partnerships, each team's, under its first player's id
+        (the chart draws a line a team)."""
+        return {teams.players_of(state, u)[0]: teams.total(state, u) for u in teams.units(state)}
 
     def public_since(self, public: dict[str, Any],
                      actions: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -455,53 +459,6 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             return {}
         return {int(p): [{"entry": scores}] for p, scores in state["open"].items()}
 
-    # -- the bot ---------------------------------------------------------------------
-    def _sane_scores(self, state: ScoreSheetState, rng: random.Random) -> Scores:
-        lowest = -5 if sheet.options(state)["negative"] else 0
-        return {c: rng.randint(lowest, SMALL_SCORE) for c in sheet.options(state)["categories"]}
-
-    def _correction(self, state: ScoreSheetState, player: int,
-                    rng: random.Random) -> dict[str, Any]:
-        number = rng.randint(1, len(state["closed"]))
-        category = rng.choice(sheet.options(state)["categories"])
-        old = state["closed"][number - 1][str(player)][category]
-        floor = self._bounds(state)["min"]
-        value = old + rng.choice([-2, -1, 1, 2])
-        if value < floor:
-            value = old + 1
-        return {"type": "correct", "player": player, "round": number, "category": category,
-                "value": value}
-
     def random_action(self, state: ScoreSheetState, player: int | None,
                       rng: random.Random) -> dict[str, Any] | None:
-        """Sane entries, now and then a correction; as the host, the scorer's entries and,
-        on an open-ended sheet, the end after a few rounds."""
-        number = self.open_round(state)
-        if outcome.without_points(state):
-            return outcome.bot_move(state, rng) if player is HOST and not state["finished"] \
-                else None
-        if player is HOST:
-            if not self.host_may_act(state):
-                return None
-            options = sheet.options(state)
-            if options["rounds"] is None and state["closed"] and (
-                    options["entry"] == "players" or rng.random() < 0.15):
-                return {"type": "end"}
-            if state["closed"] and not zero_sum.on(state) and rng.random() < 0.1:
-                return self._correction(state, rng.choice(state["players"]), rng)
-            if bids.rule(state):
-                named = rng.choice(bids.waiting(state))
-                return {**bids.bot_move(state, named, rng), "player": named}
-            waiting = [p for p in state["players"] if str(p) not in state["open"]] or list(
-                state["players"])  # a zero-sum round that is off: anyone may change
-            named = rng.choice(waiting)
-            return {"type": "enter", "round": number, "player": named, "scores":
-                    zero_sum.balanced(state, named, self._sane_scores(state, rng))}
-        if player not in self.waiting_for(state):
-            return None
-        if state["closed"] and not zero_sum.on(state) and rng.random() < 0.1:
-            return self._correction(state, player, rng)
-        if bids.rule(state):
-            return bids.bot_move(state, player, rng)
-        return {"type": "enter", "round": number,
-                "scores": zero_sum.balanced(state, player, self._sane_scores(state, rng))}
+        return bot.random_action(self, state, player, rng)

@@ -27,6 +27,9 @@ EntryBy = Literal["players", "scorer"]
 BidsRule = Literal["wizard", "oh_hell", "skull_king"]
 Outcome = Literal["points", "winners", "cooperative"]
 Tricks = Annotated[int, Field(ge=0, le=MAX_ROUNDS)]
+MAX_TEAMS = 10
+TeamName = GameName
+TeamScoring = Literal["together", "members"]
 
 
 class ByCategory(StrictModel):
@@ -117,6 +120,21 @@ class Options(StrictModel):
         json_schema_extra={"labels": {"points": "By points",
                                       "winners": "The host names the winners",
                                       "cooperative": "Together: won or lost"}})
+    teams: int = Field(
+        default=0, ge=0, le=MAX_TEAMS, title="Teams",
+        description="Partnerships: the player in seat S plays for team S mod the number of "
+                    "teams, as partners sit at a card table (0: no teams).",
+        json_schema_extra={"default_words": "none"})
+    team_names: list[TeamName] = Field(
+        default_factory=list, max_length=MAX_TEAMS, title="Team names",
+        description="One name for each team, in seat order; none: Team 1, Team 2 and so on.",
+        json_schema_extra={"default_words": "Team 1, Team 2 and so on"})
+    team_scoring: TeamScoring = Field(
+        default="together", title="How a team scores",
+        description="One row per team and round, entered by any member; or each member "
+                    "enters their own row and the team's round is their sum.",
+        json_schema_extra={"labels": {"together": "One row for the team",
+                                      "members": "Each member's row, added up"}})
 
     @model_validator(mode="after")
     def _consistent(self) -> "Options":
@@ -134,6 +152,14 @@ class Options(StrictModel):
             raise ValueError("a sheet of bids and tricks cannot be zero-sum")
         if self.outcome != "points" and self.bids is not None:
             raise ValueError("a game won without points takes no bids")
+        if self.teams == 1:
+            raise ValueError("a table of teams has at least 2 teams")
+        if self.team_names and len(self.team_names) != self.teams:
+            raise ValueError("give one name for each team, or none")
+        if len({name.casefold() for name in self.team_names}) != len(self.team_names):
+            raise ValueError("each team can be named only once")
+        if self.teams and self.bids is not None:
+            raise ValueError("a sheet of bids and tricks cannot have teams")
         return self
 
 
@@ -190,6 +216,9 @@ class Finish(StrictModel):
 
     type: Literal["finish"]
     winners: Optional[list[PlayerId]] = Field(default=None, max_length=20)
+    # At a table of teams, the winning teams by number (0 first): their members win.
+    teams: Optional[list[Annotated[int, Field(ge=0, lt=MAX_TEAMS)]]] = Field(
+        default=None, max_length=MAX_TEAMS)
     won: Optional[bool] = None
     score: Optional[Entry] = None
 

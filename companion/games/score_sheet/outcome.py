@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine import HOST, IllegalAction, Result, Standing
 from ..messages import Message, message, players
-from . import sheet
+from . import sheet, teams
 from .models import Finish
 from .state import Ending, ScoreSheetState
 
@@ -33,7 +33,7 @@ def offered(state: ScoreSheetState, player: int | None) -> list[dict[str, Any]]:
         return []
     if kind(state) == "cooperative":
         return [{"type": "finish", "won": [True, False], "score": True}]
-    return [{"type": "finish", "players": state["players"]}]
+    return [{"type": "finish", "players": state["players"], **teams.offered(state)}]
 
 
 def finish(state: ScoreSheetState, action: Finish) -> Message:
@@ -42,7 +42,7 @@ def finish(state: ScoreSheetState, action: Finish) -> Message:
         raise IllegalAction(message("This game is won on points: it ends on the sheet."),
                             rule="without-points")
     if kind(state) == "cooperative":
-        if action.winners is not None or action.won is None:
+        if action.winners is not None or action.teams is not None or action.won is None:
             raise IllegalAction(message("Say whether the game was won or lost."),
                                 rule="without-points")
         won = action.won
@@ -52,12 +52,13 @@ def finish(state: ScoreSheetState, action: Finish) -> Message:
     if action.won is not None or action.score is not None:
         raise IllegalAction(message("Name the winners: this game keeps no score."),
                             rule="without-points")
-    if not action.winners:
+    winners = teams.winners_of(state, action.teams, action.winners)
+    if not winners:
         raise IllegalAction(message("Name at least one winner."), rule="without-points")
-    if len(set(action.winners)) != len(action.winners) or any(
-            p not in state["players"] for p in action.winners):
+    if len(set(winners)) != len(winners) or any(p not in state["players"] for p in winners):
         raise IllegalAction(message("That player is not at this table."), rule="without-points")
-    named = [p for p in state["players"] if p in action.winners]
+    teams.check_winners(state, winners)
+    named = [p for p in state["players"] if p in winners]
     state["ending"] = {"winners": named}
     return ended_line(state["ending"])
 
@@ -98,5 +99,8 @@ def bot_move(state: ScoreSheetState, rng: random.Random) -> dict[str, Any]:
     if kind(state) == "cooperative":
         return {"type": "finish", "won": rng.random() < 0.5,
                 "score": rng.choice((None, rng.randint(0, 10)))}
+    if teams.on(state):
+        return {"type": "finish", "teams": rng.sample(range(teams.count(state)),
+                                                      rng.randint(1, teams.count(state)))}
     return {"type": "finish", "winners": rng.sample(state["players"],
                                                     rng.randint(1, len(state["players"])))}

@@ -8,15 +8,15 @@ from functools import partial
 from typing import Callable
 
 from ..engine import Result, Standing, competition_places
-from ..messages import Message, Param, Player, listed, message, players
-from . import sheet
+from ..messages import Message, Param, listed, message
+from . import sheet, teams
 from .state import ScoreSheetState
 
 
 @dataclass(frozen=True)
 class Breaker:
     """One link of the chain: its column in the standings, what the sentence calls it,
-    each player's value, and whether more is better."""
+    each player's (or team's) value, and whether more is better."""
 
     column: str
     called: Message | str
@@ -28,8 +28,9 @@ class Breaker:
 
 
 def chain(state: ScoreSheetState, used_ms: Mapping[int, int]) -> list[Breaker]:
-    """The host's chain; a tie-break on time counts whole seconds of `used_ms`, each
-    player's time used as the table hands it in (none without a clock: no one apart)."""
+    """The host's chain, of players or of teams (`teams.units`); a tie-break on time
+    counts whole seconds of `used_ms`, each player's time used as the table hands it in
+    (a team's, its members' together; none without a clock: no one apart)."""
     breakers: list[Breaker] = []
     for tiebreak in sheet.options(state)["tiebreaks"]:
         if tiebreak["by"] == "category":
@@ -38,66 +39,71 @@ def chain(state: ScoreSheetState, used_ms: Mapping[int, int]) -> list[Breaker]:
             called = (category if tiebreak["most"]
                       else message("fewest %(category)s", category=category))
             breakers.append(Breaker(category, called,
-                                    partial(sheet.category_total, state, category=category),
+                                    partial(teams.category_total, state, category=category),
                                     tiebreak["most"]))
         elif tiebreak["by"] == "time":
             called = (message("most seconds used") if tiebreak["most"]
                       else message("fewest seconds used"))
             breakers.append(Breaker("seconds_used", called,
-                                    lambda p: used_ms.get(p, 0) // 1000, tiebreak["most"]))
+                                    partial(teams.seconds_used, state, used_ms), tiebreak["most"]))
         elif tiebreak["by"] == "rounds_won":
             breakers.append(Breaker("rounds_won", message("rounds won"),
-                                    lambda p: sheet.rounds_won(state, p), True))
+                                    partial(teams.rounds_won, state), True))
         else:
             called = (message("the last round") if tiebreak["most"]
                       else message("the lowest last round"))
             breakers.append(Breaker("last_round", called,
-                                    lambda p: sheet.last_round(state, p), tiebreak["most"]))
+                                    partial(teams.last_round, state), tiebreak["most"]))
     return breakers
 
 
 def result(state: ScoreSheetState, used_ms: Mapping[int, int]) -> Result:
+    """Places of the players, or of the teams, every member having the team's."""
     lowest = sheet.options(state)["lowest_wins"]
     breakers = chain(state, used_ms)
-    totals = {p: sheet.total(state, p) for p in state["players"]}
-    keyed = [(p, (-totals[p] if lowest else totals[p], *(b.key(p) for b in breakers)))
-             for p in state["players"]]
+    units = teams.units(state)
+    totals = {u: teams.total(state, u) for u in units}
+    keyed = [(u, (-totals[u] if lowest else totals[u], *(b.key(u) for b in breakers)))
+             for u in units]
     places = dict(competition_places(keyed))
+    ranked = sorted(units, key=lambda u: (places[u], units.index(u)))
     seat = {p: index for index, p in enumerate(state["players"])}
     standings = sorted(
-        (Standing(p, places[p], totals[p], {b.column: b.value(p) for b in breakers})
-         for p in state["players"]),
+        (Standing(p, places[u], totals[u], {b.column: b.value(u) for b in breakers})
+         for u in units for p in teams.players_of(state, u)),
         key=lambda s: (s.place, seat[s.player]))
-    return Result(standings, explain(state, standings, breakers, places),
+    called = partial(teams.called, state)
+    return Result(standings, explain(state, ranked, totals, breakers, places, called),
                   message("total"))
 
 
-def explain(state: ScoreSheetState, standings: list[Standing], breakers: list[Breaker],
-            places: dict[int, int]) -> Message:
-    first = standings[0]
-    winners = [s.player for s in standings if s.place == 1]
-    if sum(s.score == first.score for s in standings) > 1:
+def explain(state: ScoreSheetState, ranked: list[int], totals: dict[int, int],
+            breakers: list[Breaker], places: dict[int, int],
+            called: Callable[[int], Param]) -> Message:
+    first = ranked[0]
+    winners = [u for u in ranked if places[u] == 1]
+    if sum(totals[u] == totals[first] for u in ranked) > 1:
         sentences = []  # the tie's own sentence says who won
-    elif len(standings) == 1:
-        sentences = [message("%(player)s scored %(total)s.", player=Player(first.player),
-                             total=first.score)]
+    elif len(ranked) == 1:
+        sentences = [message("%(player)s scored %(total)s.", player=called(first),
+                             total=totals[first])]
     elif sheet.options(state)["lowest_wins"]:
         sentences = [message("%(players)s won with the lowest total, %(total)s.",
-                             players=players(winners), total=first.score)]
+                             players=listed(map(called, winners)), total=totals[first])]
     else:
         sentences = [message("%(players)s won with the highest total, %(total)s.",
-                             players=players(winners), total=first.score)]
+                             players=listed(map(called, winners)), total=totals[first])]
     by_total: dict[int, list[int]] = {}
-    for standing in standings:
-        by_total.setdefault(standing.score, []).append(standing.player)
+    for unit in ranked:
+        by_total.setdefault(totals[unit], []).append(unit)
     for total, tied in by_total.items():
         if len(tied) > 1:
-            sentences += tie_sentences(tied, total, breakers, places)
+            sentences += tie_sentences(tied, total, breakers, places, called)
     return sentences_of(sentences)
 
 
 def tie_sentences(tied: list[int], total: int, breakers: list[Breaker],
-                  places: dict[int, int]) -> list[Message]:
+                  places: dict[int, int], called: Callable[[int], Param]) -> list[Message]:
     """How the chain split players tied on `total`: the first link that tells any of them
     apart speaks; those it leaves tied go on down the chain; the rest share a place."""
     for index, breaker in enumerate(breakers):
@@ -105,25 +111,28 @@ def tie_sentences(tied: list[int], total: int, breakers: list[Breaker],
         if len(set(values.values())) == 1:
             continue
         ordered = sorted(tied, key=lambda p: (-values[p], tied.index(p)))
-        sentence = split_sentence(ordered, total, breaker, places)
+        sentence = split_sentence(ordered, total, breaker, places, called)
         sentences = [sentence]
         groups: dict[int, list[int]] = {}
         for player in ordered:
             groups.setdefault(values[player], []).append(player)
         for group in groups.values():
             if len(group) > 1:
-                sentences += tie_sentences(group, total, breakers[index + 1:], places)
+                sentences += tie_sentences(group, total, breakers[index + 1:], places,
+                                           called)
         return sentences
     return [message("%(players)s tied on %(total)s and share place %(place)s.",
-                    players=players(tied), total=total, place=places[tied[0]])]
+                    players=listed(map(called, tied)), total=total,
+                    place=places[tied[0]])]
 
 
 def split_sentence(ordered: list[int], total: int, breaker: Breaker,
-                   places: dict[int, int]) -> Message:
+                   places: dict[int, int], called: Callable[[int], Param]) -> Message:
     ahead = ordered[0]
     if len(ordered) == 2:
         behind = ordered[1]
-        params: dict[str, Param] = dict(tied=players(ordered), total=total, player=Player(ahead),
+        params: dict[str, Param] = dict(tied=listed(map(called, ordered)), total=total,
+                                        player=called(ahead),
                       breaker=breaker.called, best=breaker.value(ahead),
                       other=breaker.value(behind))
         if places[ahead] == 1:
@@ -131,10 +140,11 @@ def split_sentence(ordered: list[int], total: int, breaker: Breaker,
                            "%(best)s to %(other)s.", **params)
         return message("%(tied)s tied on %(total)s; %(player)s goes ahead on %(breaker)s, "
                        "%(best)s to %(other)s.", **params)
-    tally = listed((message("%(player)s %(value)s", player=Player(p), value=breaker.value(p))
+    tally = listed((message("%(player)s %(value)s", player=called(p), value=breaker.value(p))
                     for p in ordered), tally=True)
     return message("%(tied)s tied on %(total)s; %(breaker)s orders them: %(values)s.",
-                   tied=players(ordered), total=total, breaker=breaker.called, values=tally)
+                   tied=listed(map(called, ordered)), total=total, breaker=breaker.called,
+                   values=tally)
 
 
 def sentences_of(sentences: list[Message]) -> Message:

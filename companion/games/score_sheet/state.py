@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
-from .models import BidsRule, EntryBy, Outcome
+from .models import BidsRule, EntryBy, Outcome, TeamScoring
 
 PlayerKey = str
 """A player's id as a JSON key: str(player)."""
@@ -59,6 +59,9 @@ class SheetOptions(TypedDict):
     dealer: NotRequired[bool]
     zero_sum: NotRequired[bool]
     outcome: NotRequired[Outcome]
+    teams: NotRequired[int]
+    team_names: NotRequired[list[str]]
+    team_scoring: NotRequired[TeamScoring]
 
 
 class Played(TypedDict):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..engine import Note
 from ..messages import message
-from . import sheet
+from . import sheet, teams
 from .state import ScoreSheetState
 
 
@@ -18,7 +18,7 @@ def off_by(state: ScoreSheetState) -> int | None:
     """With every entry of the open round in, their sum when it is not 0; else None."""
     if not on(state) or state["finished"] or len(state["open"]) != len(state["players"]):
         return None
-    balance = sum(sheet.row_total(scores) for scores in state["open"].values())
+    balance = sum(sheet.row_total(scores) for scores in teams.scoring_rows(state, state["open"]))
     return balance or None
 
 
@@ -40,8 +40,10 @@ def off_note(state: ScoreSheetState, number: int) -> list[Note]:
 def balanced(state: ScoreSheetState, player: int, scores: dict[str, int]) -> dict[str, int]:
     """The bot's entry: when everyone else has entered, its first category takes what
     brings the round to 0."""
-    others = [s for p, s in state["open"].items() if p != str(player)]
-    if not on(state) or len(others) != len(state["players"]) - 1:
+    own = {str(p) for p in teams.partners(state, player)}
+    others = teams.scoring_rows(state, {p: s for p, s in state["open"].items() if p not in own})
+    if not on(state) or len(others) != len(teams.scoring_rows(state, {
+            str(p): {} for p in state["players"] if str(p) not in own})):
         return scores
     first = sheet.options(state)["categories"][0]
     rest = sum(v for c, v in scores.items() if c != first)
