@@ -50,6 +50,7 @@ class ResultSheet:
     legend: dict[int, str]  # each line's key: "Ann: 32"
     scale: tuple[str, str]  # the chart's top and bottom scores, written
     plot: Plot
+    scored: bool = True  # False: no score column, no chart (a game won without points)
 
 
 class MissingFont(RuntimeError):
@@ -308,6 +309,7 @@ def _layout(sheet: ResultSheet, width: int) -> Iterator[Block]:
     yield Paragraph(sheet.explanation, width, 24)
     yield Gap(24)
     yield Standings(sheet, width)
-    yield Gap(36)
-    yield Paragraph(sheet.caption, width, 22, colour=MUTED)
-    yield Chart(sheet, width)
+    if sheet.scored:
+        yield Gap(36)
+        yield Paragraph(sheet.caption, width, 22, colour=MUTED)
+        yield Chart(sheet, width)

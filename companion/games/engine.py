@@ -145,6 +145,9 @@ class Result:
     ranked: bool = True
     named_winners: list[int] | None = None
     cooperative: bool = False
+    scored: bool = True
+    """False for a game that ended without a score to show (its winners named, or a
+    cooperative game without a score): the screens then show no score and no chart."""
 
     @property
     def winners(self) -> list[int]:
@@ -160,6 +163,7 @@ class Result:
             "explanation": self.explanation,
             "score_label": self.score_label,
             "ranked": self.ranked,
+            "scored": self.scored,
         }
 
 

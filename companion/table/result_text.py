@@ -31,8 +31,11 @@ def _text(table: Snapshot, dates: Locale) -> str:
     result = clock.outcome(table, table.dealt_state)
     if result is None:
         raise ValueError(f"table {table.code} has no result to write out")
-    standings = listed((message("%(place)s. %(player)s %(score)s", place=standing.place,
-                                player=Player(standing.player), score=standing.score)
+    standings = listed(((message("%(place)s. %(player)s %(score)s", place=standing.place,
+                                 player=Player(standing.player), score=standing.score)
+                         if result.scored else
+                         message("%(place)s. %(player)s", place=standing.place,
+                                 player=Player(standing.player)))
                         for standing in result.standings), tally=True)
     heading = message("%(game)s, %(date)s: %(standings)s.", game=game_called(table),
                       date=finished_on(table, dates), standings=standings)

@@ -77,7 +77,9 @@ def result_sheet(table: Snapshot) -> ResultSheet:
     result = read.view(table, PUBLIC)["result"]
     names = read.names_of(table)
     tiebreaks = list(result["standings"][0]["tiebreak"]) if result["standings"] else []
-    columns = [gettext("Place"), gettext("Player"), capitalised(gettext(result["score_label"]))]
+    scored = result.get("scored", True)
+    columns = [gettext("Place"), gettext("Player"),
+               *([capitalised(gettext(result["score_label"]))] if scored else [])]
     for key in tiebreaks:
         label = capitalised(gettext(key.replace("_", " ")))
         columns.append(f"{label} {gettext('(tie-break)')}" if result["ranked"] else label)
@@ -89,7 +91,8 @@ def result_sheet(table: Snapshot) -> ResultSheet:
         winners=ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners),
                          names=messages.names_listed(winners, names)),
         explanation=result["explanation"], columns=columns,
-        rows=[[numberformat(s["place"]), names.get(s["player"], "?"), numberformat(s["score"]),
+        rows=[[numberformat(s["place"]), names.get(s["player"], "?"),
+               *([numberformat(s["score"])] if scored else []),
                *(numberformat(s["tiebreak"][key]) for key in tiebreaks)]
               for s in result["standings"]],
         first=[s["place"] == 1 for s in result["standings"]],
@@ -97,7 +100,7 @@ def result_sheet(table: Snapshot) -> ResultSheet:
                         score=gettext(result["score_label"])),
         legend={player: f"{lines.get(player, '?')}: {numberformat(plot.final(player))}"
                 for player in plot.series},
-        scale=(numberformat(plot.top), numberformat(plot.bottom)), plot=plot)
+        scale=(numberformat(plot.top), numberformat(plot.bottom)), plot=plot, scored=scored)
 
 
 def capitalised(label: str) -> str:

@@ -86,7 +86,9 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
         "action_id": secrets.token_urlsafe(12),
         "join_url": links.join_url(table.code) if table.status == "lobby" else None,
         "display_url": links.display_url(table.code) if screen == "host" else None,
-        "chart": records.score_chart(table) if table.status == "finished" else None,
+        "chart": (records.score_chart(table)
+                  if table.status == "finished" and (view["result"] or {}).get("scored", True)
+                  else None),
         "result_text": (result_text(table, languages.regional())
                         if table.status == "finished" else None),
         "catalogue": remembered_entries(table, view["actions"]),

@@ -1,14 +1,15 @@
 """Every screen of every game in every shipped language, in Chromium at a phone's 360 x 740
 and a TV's 1920 x 1080: the lobby, the new-table form, the join and rejoin pages, the phone,
 host and display screens mid-game and at the end, the history, the result and the replay,
-and /games. On each: the page says its language, no console error, no sideways scroll, no
-word broken across lines, nothing cut off, on the phone nothing wider than its own box
-(a table that scrolls sideways inside the page included), controls keep their tap size, the
-end screens show the result (and the finished score sheet its last round by category), no
-English sentence is left (the page's text is compared with the English source of every
-message whose translation differs), and no word or phrase is said twice in a row. Every part
-of a page is read: each `<details>` (an options form's editors, a box table) is opened
-first. Screenshots per language land in test-artifacts/languages/."""
+the game's rules page (opened from a table: its setup too), and /games. On each: the page
+says its language, no console error, no sideways scroll, no word broken across lines,
+nothing cut off, on the phone nothing wider than its own box (a table that scrolls sideways
+inside the page included), controls keep their tap size, the end screens show the result
+(and the finished score sheet its last round by category), no English sentence is left (the
+page's text is compared with the English source of every message whose translation
+differs), and no word or phrase is said twice in a row. Every part of a page is read: each
+`<details>` (an options form's editors, a box table) is opened first. Screenshots per
+language land in test-artifacts/languages/."""
 from __future__ import annotations
 
 import pytest
@@ -99,6 +100,7 @@ def screens(site, group: str) -> list[tuple[str, str, list]]:
         (f"{game}-lobby-phone", f"/t/{lobby.code}", site.cookies(lobby, lobby.tokens["Ann"])),
         (f"{game}-lobby-host", f"/t/{lobby.code}/host", site.cookies(lobby, lobby.host)),
         (f"{game}-rejoin", f"/r/{lobby.code}", []),
+        (f"{game}-rules", f"/rules/{game}?table={lobby.code}", []),
     ]
     for phase, table in (("mid", mid), ("end", end)):
         seated = site.cookies(table, site.awaited_token(table))

@@ -206,7 +206,8 @@ def test_the_host_may_name_the_winning_team_by_its_number():
         "Name the winners or the winning teams, not both.")
     act(state, HOST, type="finish", teams=[1])
     assert finished(state).winners == [BEN, EVE]
-    assert str(finished(state).explanation) == "The host ended the game: {name:2} and {name:5} won."
+    assert str(finished(state).explanation) == (
+        "The host ended the game: Team 2 won ({name:2} and {name:5}).")
 
 
 def test_a_table_without_teams_cannot_be_won_by_a_team():

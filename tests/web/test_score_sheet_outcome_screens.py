@@ -74,3 +74,20 @@ def test_a_cooperative_game_lost_with_a_score_and_an_empty_score_taken_as_none(a
     other = Sheet(app, outcome="cooperative")
     other.post(None, "/act", {"type": "finish", "won": "true", "score": ""})
     assert "Won together." in display(other)
+
+
+def test_a_game_won_without_points_shows_no_score_column_no_chart_and_no_score_in_its_text(app):
+    sheet = Sheet(app, outcome="winners")
+    ids = sheet.seated.ids
+    sheet.post(None, "/act", {"type": "finish", "winners[]": [ids["Ben"]]})
+    assert sheet.view()["result"]["scored"] is False
+    for screen in (sheet.page("Ann"), display(sheet)):
+        standings = screen[screen.index('<table class="standings">'):]
+        standings = standings[:standings.index("</table>")]
+        assert 'class="score num"' not in standings and ">Score<" not in standings
+        assert 'class="chart-box"' not in screen
+        assert "1. Ben, 2. Ann, 2. Cat." in screen  # the text to paste, no 0 after a name
+    scored = Sheet(app, outcome="cooperative")
+    scored.post(None, "/act", {"type": "finish", "won": "true", "score": "7"})
+    assert scored.view()["result"]["scored"] is True
+    assert 'class="score num">7<' in display(scored)

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from ..engine import HOST, IllegalAction, Result, Standing
-from ..messages import Message, message, players
+from ..messages import Message, listed, message, players
 from . import sheet, teams
 from .models import Finish
 from .state import Ending, ScoreSheetState
@@ -48,7 +48,7 @@ def finish(state: ScoreSheetState, action: Finish) -> Message:
         won = action.won
         state["ending"] = {"winners": list(state["players"]) if won else [],
                            "won": won, "score": action.score}
-        return ended_line(state["ending"])
+        return ended_line(state)
     if action.won is not None or action.score is not None:
         raise IllegalAction(message("Name the winners: this game keeps no score."),
                             rule="without-points")
@@ -60,11 +60,18 @@ def finish(state: ScoreSheetState, action: Finish) -> Message:
     teams.check_winners(state, winners)
     named = [p for p in state["players"] if p in winners]
     state["ending"] = {"winners": named}
-    return ended_line(state["ending"])
+    return ended_line(state)
 
 
-def ended_line(ending: Ending) -> Message:
+def ended_line(state: ScoreSheetState) -> Message:
+    ending: Ending = state.get("ending") or {"winners": []}
     if "won" not in ending:
+        won_teams = [team for team in range(teams.count(state))
+                     if set(teams.members(state, team)) <= set(ending["winners"])]
+        if teams.on(state) and won_teams:
+            return message("The host ended the game: %(teams)s won (%(players)s).",
+                           teams=listed(teams.name(state, team) for team in won_teams),
+                           players=players(ending["winners"]))
         return message("The host ended the game: %(players)s won.",
                        players=players(ending["winners"]))
     score = ending.get("score")
@@ -85,8 +92,9 @@ def result(state: ScoreSheetState) -> Result:
                           score if cooperative else 0)
                  for p in state["players"]]
     standings.sort(key=lambda s: s.place)
-    return Result(standings, ended_line(ending), message("score"), ranked=False,
-                  named_winners=list(ending["winners"]), cooperative=cooperative)
+    return Result(standings, ended_line(state), message("score"), ranked=False,
+                  named_winners=list(ending["winners"]), cooperative=cooperative,
+                  scored=cooperative and ending.get("score") is not None)
 
 
 def public_part(state: ScoreSheetState) -> dict[str, Any]:
