@@ -100,3 +100,13 @@ def test_check_of_someone_elses_turn_and_without_a_seat(client):
     assert checked["error"]["code"] in {"forbidden", "illegal"}
     status, _ = api.call("POST", f"/tables/{table.code}/check", None, offered)
     assert status == 401
+
+
+def test_opened_from_a_table_the_page_names_the_game_it_plays(client):
+    api = Api(client=client)
+    fan_tan = api.table("big-top", start=False, options={"variant": "fan-tan"})
+    html = page_of(client, "big-top", "en", table=fan_tan.code)
+    assert "The rules of Fan Tan" in html and "<title>Rules · Fan Tan</title>" in html
+    assert "The rules of Big Top" in page_of(client, "big-top", "en")
+    golf = api.table("score-sheet", start=False, options={"name": "Golf"})
+    assert "The rules of Score sheet" in page_of(client, "score-sheet", "en", table=golf.code)
