@@ -272,8 +272,9 @@ def preview(code: str):
     action = form_action(request.args)
     try:
         lines = moves.preview(table, viewer, action)
-    except CompanionError as error:
-        return render_template("_error.html", error=error), error.status
+    except CompanionError as error:  # a move that would be refused: its preview says why
+        status = 200 if error.code in ("bad_request", "illegal") else error.status
+        return render_template("_error.html", error=error), status
     acting_for = table.seat(action.get("as")) if viewer.is_host else None
     if (acting_for is None or not acting_for.local
             or not GAMES[table.game].public_step(table.state, acting_for.id)):
