@@ -16,8 +16,9 @@ from .contract import A_VIEW, described, sent, whole_numbers
 from .live_stream import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-# What `check` answers as a move that could not be made (the others: who asks, or where).
-MOVE_REFUSALS = frozenset({"bad_request", "forbidden", "illegal", "stale", "conflict"})
+# What `check` answers as a move that could not be made now; the others (a body that is
+# no action, who asks, where) are answered as any request's.
+MOVE_REFUSALS = frozenset({"forbidden", "illegal", "stale", "conflict"})
 csrf.exempt(bp)  # no cookies here: a bearer token in a header cannot be forged cross-site
 
 

@@ -54,11 +54,15 @@ def real_tables(base: str) -> list:
     return found
 
 
+# The operations whose body is an action: making it, and asking whether it could be made.
+TAKE_AN_ACTION = ("/actions", "/check")
+
+
 def takes(game: str, case, mode: GenerationMode) -> bool:
     """Whether a table of this game may take the case: the document describes the actions
     of every game, and a table reads its own game's (a valid action of one game is none of
     another's), so a valid action goes to a table whose game has it."""
-    if mode is not GenerationMode.POSITIVE or not case.operation.path.endswith("/actions"):
+    if mode is not GenerationMode.POSITIVE or not case.operation.path.endswith(TAKE_AN_ACTION):
         return True
     return not schema_limits.action_refusals(game, case.body) - {"value_error"}
 
@@ -90,7 +94,8 @@ def test_the_api_keeps_its_openapi_contract(unlimited_server, mode):
                     # A valid order names exactly the players seated at that table.
                     seated = [player["id"] for player in table.view()["players"]]
                     case.body = {"order": rng.sample(seated, len(seated))}
-                if mode is GenerationMode.POSITIVE and case.operation.path.endswith("/actions"):
+                if (mode is GenerationMode.POSITIVE
+                        and case.operation.path.endswith(TAKE_AN_ACTION)):
                     # Not one refused only by what JSON Schema cannot state (a card that
                     # is not in the deck).
                     assume(not schema_limits.beyond_the_schema(

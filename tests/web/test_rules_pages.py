@@ -110,3 +110,12 @@ def test_opened_from_a_table_the_page_names_the_game_it_plays(client):
     assert "The rules of Big Top" in page_of(client, "big-top", "en")
     golf = api.table("score-sheet", start=False, options={"name": "Golf"})
     assert "The rules of Score sheet" in page_of(client, "score-sheet", "en", table=golf.code)
+
+
+def test_check_of_a_body_that_is_no_action_is_a_bad_request(client):
+    api = Api(client=client)
+    table = api.table("go-big")
+    token = table.token_of(table.view()["turn"])
+    for body in ({"choice": "Y"}, {"type": "play", "value": 9, "count": 1}):
+        status, answer = api.call("POST", f"/tables/{table.code}/check", token, body)
+        assert status == 400 and answer["error"]["code"] == "bad_request", answer
