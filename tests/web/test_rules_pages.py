@@ -119,3 +119,24 @@ def test_check_of_a_body_that_is_no_action_is_a_bad_request(client):
     for body in ({"choice": "Y"}, {"type": "play", "value": 9, "count": 1}):
         status, answer = api.call("POST", f"/tables/{table.code}/check", token, body)
         assert status == 400 and answer["error"]["code"] == "bad_request", answer
+
+
+def test_every_screen_of_a_table_links_to_its_rules(client, app):
+    api = Api(client=client)
+    waiting = api.table("go-big", start=False)
+    playing = api.table("go-big")
+    turn = playing.view()["turn"]
+    phone_in_lobby = app.test_client()
+    phone_in_lobby.set_cookie(f"companion_{waiting.code}", waiting.tokens["Ann"])
+    phone = app.test_client()
+    phone.set_cookie(f"companion_{playing.code}", playing.token_of(turn))
+    host = app.test_client()
+    host.set_cookie(f"companion_host_{playing.code}", playing.host)
+    for screen, url, code in ((phone_in_lobby, f"/t/{waiting.code}", waiting.code),
+                              (app.test_client(), f"/d/{waiting.code}", waiting.code),
+                              (phone, f"/t/{playing.code}", playing.code),
+                              (host, f"/t/{playing.code}/host", playing.code),
+                              (app.test_client(), f"/d/{playing.code}", playing.code)):
+        html = screen.get(url).get_data(as_text=True)
+        section = "setup" if code == waiting.code else "play"
+        assert f'href="/rules/go-big?table={code}#{section}"' in html, url
