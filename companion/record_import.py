@@ -32,8 +32,8 @@ from .store.reads import CODE_LENGTH, CODE_LETTERS
 from .table.checks import field_problem
 from .table.clock import PAUSED_LINE, RESUMED_LINE
 from .table.notes import pick_notes, rejoin_notes
-from .transfer import (EventRecord, ImportRefused, PlayerRecord, TableRecord, insert,
-                       record_names, refusal_reason, said)
+from .transfer import ImportRefused, insert, record_names, refusal_reason, said
+from .transfer_records import EventRecord, PlayerRecord, TableRecord
 
 FORMAT = "companion-record"
 # Version 2: the log's lines are messages (an id and its parameters), no longer English

@@ -29,16 +29,14 @@ import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Annotated, Any, Literal, Optional, TextIO
+from typing import Any, TextIO
 
 import click
 from flask_babel import lazy_gettext
-from pydantic import (BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
-                      field_validator)
+from pydantic import TypeAdapter, ValidationError
 
 from . import store
 from .games import GAMES
-from .games.clock import CLOCK_SETTING
 from .games.engine import IllegalAction, Note
 from .games.replay import in_effect, replay, seat_order
 from .errors import CompanionError
@@ -46,6 +44,8 @@ from .table import notes
 from .table.checks import field_problem
 from .i18n import messages
 from .table.seating import validate_options
+from .transfer_records import (EventRecord, SavedDefaultsRecord, SavedOptionsRecord,
+                               TableRecord, TeachingRecord)
 
 FORMAT = "companion-export"
 VERSION = 2
@@ -100,87 +100,6 @@ class ImportRefused(click.ClickException):
     def __init__(self, message: str, status: int = 422):
         super().__init__(message)
         self.status = status
-
-
-# -- what a table is in the file ------------------------------------------------------
-
-class Record(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class PlayerRecord(Record):
-    id: int = Field(ge=1, le=2**31 - 1)
-    seat: int = Field(ge=0)
-    name: str = Field(min_length=1, max_length=24)
-    name_key: str = Field(min_length=1, max_length=24)
-    token_hash: str = Field(min_length=1, max_length=64)
-    local: bool
-    joined_at: str
-
-
-class EventRecord(Record):
-    seq: int = Field(ge=1)
-    kind: Literal["action", "undo", "rejoin", "end", "pick", "pause", "resume"]
-    actor: Optional[int]
-    actor_key: str = Field(max_length=16)
-    action: Optional[dict[str, Any]]
-    notes: list[dict[str, Any]]
-    reveal: bool
-    undoes: Optional[int]
-    action_id: Optional[str] = Field(max_length=64)
-    version: int
-    at: str
-    awaiting: Optional[list[int]] = None  # who the game awaits after it (the clock's)
-
-
-class TeachingRecord(Record):
-    """A first game taught at the table: the kinds of step each player (by id) got."""
-
-    got_it: dict[Annotated[str, Field(pattern=r"^[0-9]{1,16}$")],
-                 list[Annotated[str, Field(max_length=40)]]] = Field(max_length=100)
-
-
-class TableRecord(Record):
-    code: str = Field(min_length=1, max_length=8)
-    game: str
-    options: dict[str, Any]
-    seed: Optional[int]
-    status: Literal["lobby", "playing", "finished", "ended"]
-    host_token_hash: str = Field(max_length=64)
-    first_player: Optional[int]
-    version: int = Field(ge=0)
-    moves: int = Field(ge=0)
-    state: Optional[dict[str, Any]]
-    created_at: str
-    updated_at: float = Field(strict=False)
-    started_at: Optional[str] = None  # absent from a file made before it was kept
-    finished_at: Optional[str]
-    next_code: Optional[str] = Field(max_length=8)
-    players: list[PlayerRecord]
-    events: list[EventRecord]
-    clock: Optional[dict[str, Any]] = None
-    teaching: Optional[TeachingRecord] = None  # absent from a file made before it was kept
-
-    @field_validator("clock")
-    @classmethod
-    def clock_setting(cls, clock: dict[str, Any] | None) -> dict[str, Any] | None:
-        if clock is None:
-            return None
-        return CLOCK_SETTING.validate_python(clock).model_dump(mode="json")
-
-
-class SavedDefaultsRecord(Record):
-    game: str = Field(max_length=40)
-    options: dict[str, Any]
-    saved_at: str
-
-
-class SavedOptionsRecord(Record):
-    game: str = Field(max_length=40)
-    name: str = Field(min_length=1, max_length=40)
-    options: dict[str, Any]
-    uses: int = Field(ge=1, le=2**31 - 1)
-    saved_at: str
 
 
 def _time(value: datetime | None) -> str | None:
