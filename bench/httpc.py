@@ -185,3 +185,24 @@ async def sse_events(reader: asyncio.StreamReader):
                     lines.append(line[5:].removeprefix(" "))
             if lines:  # "retry:" and ": keep-alive" carry none
                 yield event, "\n".join(lines)
+
+
+async def sse_sized_events(reader: asyncio.StreamReader):
+    """The (event, data, size) of a chunked text/event-stream as they arrive, `size` the
+    message's bytes as sent (every line of it and the blank line ending it), whatever
+    the event is named; ends when the server ends the stream."""
+    buffer = b""
+    while True:
+        chunk = await _read_chunk(reader)
+        if not chunk:
+            return
+        buffer += chunk
+        while b"\n\n" in buffer:
+            raw, buffer = buffer.split(b"\n\n", 1)
+            event, lines = "message", []
+            for line in raw.decode().split("\n"):
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:"):
+                    lines.append(line[5:].removeprefix(" "))
+            yield event, "\n".join(lines), len(raw) + 2
