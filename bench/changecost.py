@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -50,6 +51,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from figures import machine_busy  # noqa: E402
 from httpc import Client, HttpError, now, open_stream, sse_sized_events  # noqa: E402
 from phones import choose  # noqa: E402
 from server import Server  # noqa: E402
@@ -207,6 +209,7 @@ class Change:
     async def __aenter__(self):
         server = self.table.bench.server
         self.cpu0, self.run0 = server.cpu_seconds(), server.sched_seconds()[0]
+        self.busy0, self.own0, self.t0 = machine_busy(), time.process_time(), now()
         self.bytes0 = [screen.received for screen in self.table.screens]
         return self
 
@@ -218,8 +221,10 @@ class Change:
         await asyncio.sleep(SETTLE_SECONDS)  # the server's work after its last write
         server = table.bench.server
         got = [s.received - b for s, b in zip(table.screens, self.bytes0)]
-        table.bench.record(self.mover, server.cpu_seconds() - self.cpu0,
-                           server.sched_seconds()[0] - self.run0, got)
+        cpu = server.cpu_seconds() - self.cpu0
+        others = machine_busy() - self.busy0 - cpu - (time.process_time() - self.own0)
+        table.bench.record(self.mover, cpu, server.sched_seconds()[0] - self.run0, got,
+                           others / (now() - self.t0) / (os.cpu_count() or 2))
         return False
 
 
@@ -237,8 +242,10 @@ class ChangeCost:
             raise BenchError(f"{method} {path} -> {answer.status}: {answer.body[:300]!r}")
         return json.loads(answer.body)
 
-    def record(self, mover: int, cpu: float, run: float, got: list[int]) -> None:
-        self.samples.append({"mover": mover, "cpu": cpu, "run": run, "bytes": got})
+    def record(self, mover: int, cpu: float, run: float, got: list[int],
+               others: float) -> None:
+        self.samples.append({"mover": mover, "cpu": cpu, "run": run, "bytes": got,
+                             "others": others})
 
     def summary(self, name: str, table: Table, rows: int | None) -> dict:
         samples, self.samples = self.samples, []
@@ -252,7 +259,8 @@ class ChangeCost:
                 "sched_cpu_ms": 1000 * sum(s["run"] for s in samples) / len(samples),
                 "phone_bytes": statistics.median(idle_phones),
                 "host_bytes": statistics.median(s["bytes"][players] for s in samples),
-                "display_bytes": statistics.median(s["bytes"][players + 1] for s in samples)}
+                "display_bytes": statistics.median(s["bytes"][players + 1] for s in samples),
+                "others_share": max(0.0, statistics.median(s["others"] for s in samples))}
 
     # -- Go Big ---------------------------------------------------------------------
     async def go_big(self, players: int, changes: int, rng) -> dict:
@@ -423,12 +431,10 @@ def verdicts(results: list[dict]) -> list[str]:
         lines.append(f"  {label}: " + " / ".join(f"{r['cpu_ms']:.1f}" for r in measured)
                      + " ms; against the first: "
                      + " / ".join(f"{r['cpu_ms'] / first:.2f}" for r in measured))
-    phones20, phones2 = by_phones[3], by_phones[0]
-    if phones20 and phones2:
-        screens = (20 + 2) / (2 + 2)
-        lines.append(f"    (20 phones' tables have {screens:.1f}x the screens of 2 phones': "
-                     f"CPU per screen {phones20['cpu_ms'] / 22:.2f} against "
-                     f"{phones2['cpu_ms'] / 4:.2f} ms)")
+    if by_phones[0] and by_phones[3]:
+        few, many = by_phones[0], by_phones[3]
+        lines.append(f"    (per screen, phones + host + display: {many['cpu_ms'] / 22:.2f} ms "
+                     f"at 20 phones, {few['cpu_ms'] / 4:.2f} ms at 2)")
     return lines
 
 
@@ -436,13 +442,14 @@ def print_table(results: list[dict]) -> None:
     print()
     print(f"{'scenario':<22} {'phones':>6} {'rows':>5} {'changes':>7} {'CPU ms/change':>13} "
           f"{'(schedstat)':>11} {'B to idle phone':>15} {'B to host':>10} "
-          f"{'B to display':>12}")
+          f"{'B to display':>12} {'others':>6}")
     for r in results:
         rows = "-" if r["rows"] is None else str(r["rows"])
         print(f"{r['scenario']:<22} {r['phones']:>6} {rows:>5} {r['changes']:>7} "
               f"{r['cpu_ms']:>13.1f} {r['sched_cpu_ms']:>11.1f} {r['phone_bytes']:>15,.0f} "
               f"{r['host_bytes']:>10,.0f} "
-              f"{r['display_bytes']:>12,.0f}")
+              f"{r['display_bytes']:>12,.0f} {r['others_share']:>6.0%}")
+    print("(others: the share of the 2 cores other processes used during the changes)")
     print()
     print("Targets:")
     for line in verdicts(results):
