@@ -136,7 +136,10 @@ def run_store(store: str, clients: int, rate: float, duration: float,
     """One store: start the server, run load.js against it, and sample the server's CPU
     between load.js's "measure" and "measured" lines."""
     workdir = Path(tempfile.mkdtemp(prefix="companion-boardgameio-"))
-    server = NodeServer(store, workdir).start()
+    try:
+        server = NodeServer(store, workdir).start()
+    except RuntimeError as failure:
+        return {"store": store, "error": str(failure)}
     load = subprocess.Popen(
         ["node", "load.js", "--server", server.url, "--clients", str(clients), "--rate",
          f"{rate:g}", "--duration", f"{duration:g}", "--warm-up", f"{warm_up:g}"],
@@ -159,6 +162,8 @@ def run_store(store: str, clients: int, rate: float, duration: float,
             line = lines.next(deadline, sample_memory)
             if not line:
                 break
+            if not line.startswith(b"{"):
+                continue  # a library's own message, not load.js's
             said = json.loads(line)
             if "event" in said:
                 marks[said["event"]] = (cpu_seconds(server.process.pid),
