@@ -151,6 +151,7 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
               f"{floor['server_cpu_ms_per_move']:.2f} ms per move (load generator "
               f"{floor['load_gen_cpu_ms_per_move']:.2f} ms; other processes "
               f"{floor['other_cpu_percent']:.0f}% of the cores)")
+    print_boardgameio(results.get("boardgameio"))
     cost = results.get("cost", {})
     if "error" in cost:
         print(f"cost growth: failed: {cost['error'][-300:]}")
@@ -174,6 +175,55 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
               f"requests leaving the server: {len(fl['outside'])}")
     print()
     verdicts(results, phases)
+
+
+STORE_NAMES = {"memory": "in memory", "flatfile": "with FlatFile"}
+# The targets of the comparison: Companion's CPU per move over boardgame.io's.
+BOARDGAMEIO_TARGETS = {"memory": (2.5, "in memory"), "flatfile": (1.0, "durable store")}
+
+
+def print_boardgameio(measured: dict | None) -> None:
+    if not measured:
+        return
+    if "skipped" in measured:
+        print(f"boardgame.io: skipped ({measured['skipped']})")
+        return
+    for store, b in measured["stores"].items():
+        head = (f"boardgame.io {STORE_NAMES[store]} (boardgameio.py: its Node server, a game "
+                f"of Go Big's shape, {measured['clients']} clients at {measured['rate']:g} "
+                f"moves/s, one socket each)")
+        if "error" in b:
+            print(f"{head}: failed: {b['error'][-300:]}")
+            continue
+        print(f"{head}: server CPU {b['server_cpu_ms_per_move']:.2f} ms per move; "
+              f"{b['achieved']:.1f} moves/s achieved ({b['slots_unready']}/{b['slots']} slots "
+              f"with no match ready), errors {b['errors']}; move p50 / p99 "
+              f"{b['move_p50_ms']} / {b['move_p99_ms']} ms, fan-out p50 / p99 "
+              f"{b['fan_out_p50_ms']} / {b['fan_out_p99_ms']} ms; peak RSS "
+              f"{b['peak_rss_bytes'] / 2**20:.0f} MB; load generator "
+              f"{b['load_gen_cpu_ms_per_move']:.2f} ms per move; other processes "
+              f"{b['other_cpu_percent']:.0f}% of the cores")
+
+
+def boardgameio_verdicts(measured: dict | None, s: Stats | None, verdict, lines) -> None:
+    """Companion's server CPU per move at 300 phones and 100/s over boardgame.io's, per
+    store."""
+    if not measured or "skipped" in measured:
+        return
+    for store, (most, called) in BOARDGAMEIO_TARGETS.items():
+        b = measured["stores"].get(store)
+        if s is None or b is None or "error" in b or not b["moves"]:
+            lines.append(f"  [not run] Companion's CPU per move against boardgame.io's, "
+                         f"{called}")
+            continue
+        ours = s.server_cpu / max(1, s.actions_ok) * 1000
+        ratio = ours / b["server_cpu_ms_per_move"]
+        verdict(ratio <= most,
+                f"server CPU per move, {s.phones} phones at {s.rate:g}/s: Companion "
+                f"{ours:.2f} ms, boardgame.io {STORE_NAMES[store]} "
+                f"{b['server_cpu_ms_per_move']:.2f} ms ({b['achieved']:.0f} moves/s, other "
+                f"processes {b['other_cpu_percent']:.0f}% of the cores): {ratio:.2f}x "
+                f"<= {most:g}x {called}", s)
 
 
 def verdicts(results: dict, phases: list[Stats]) -> None:
@@ -200,6 +250,7 @@ def verdicts(results: dict, phases: list[Stats]) -> None:
                                f"{cpu * 1000:.2f} ms <= 2.5", s)
     else:
         lines.append(f"  [not run] {n} phones at {TARGETS['cpu_rate']:g}/s")
+    boardgameio_verdicts(results.get("boardgameio"), s, verdict, lines)
     for rate in TARGETS["latency_rates"]:
         s = phase(n, rate)
         if not s:

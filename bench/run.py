@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import boardgameio  # noqa: E402
 import probes  # noqa: E402
 import stackfloor  # noqa: E402
 from figures import Stats, machine_busy  # noqa: E402
@@ -120,6 +121,12 @@ async def main_async(args) -> dict:
         await bench.close()
         server.stop()
         drop_database(args.postgres, database)
+    if args.boardgameio:
+        print(f"Measuring boardgame.io under the same load ({boardgameio.CLIENTS} clients at "
+              f"{boardgameio.RATE:g} moves/s; in memory, then FlatFile)...", flush=True)
+        results["boardgameio"] = boardgameio.measure(shape["duration"])
+        if "skipped" in results["boardgameio"]:
+            print(f"  skipped: {results['boardgameio']['skipped']}", flush=True)
     results["cost"] = {}
     if shape["cost_events"]:
         print("Measuring cost growth in-process (server stopped)...", flush=True)
@@ -196,6 +203,9 @@ def main() -> None:
     parser.add_argument("--stack-floor-seconds", type=float, default=10.0,
                         help="seconds of moves against a bare app on the same server "
                              "configuration (stackfloor.py; 0 skips)")
+    parser.add_argument("--boardgameio", action="store_true",
+                        help="after Companion's phases, the same load on boardgame.io's server "
+                             "(Node), in memory and with FlatFile (boardgameio.py)")
     parser.add_argument("--streams", choices=["split", "api", "html"], default="split",
                         help="which stream each phone holds: half and half (default), or all "
                              "the API's, or all the HTML page's")
