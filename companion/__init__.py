@@ -63,12 +63,14 @@ def create_app(overrides: dict | None = None) -> Flask:
     languages.register(app)
 
     from .web import (api, box_labels, compress, display, downloads, ending, errors,
-                      handing_on, health, links, lobby, pictures, public_part, replay, screens,
-                      rules_pages, table_clock, teaching_screens, teams_shown)
+                      handing_on, health, links, lobby, panel_parts, pictures, public_part,
+                      replay, rules_pages, screen_stream, screens, table_clock,
+                      teaching_screens, teams_shown)
     from .web import stream_limits
     app.register_blueprint(health.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(screens.bp)
+    app.register_blueprint(screen_stream.bp)
     app.register_blueprint(ending.bp)
     app.register_blueprint(display.bp)
     app.register_blueprint(replay.bp)
@@ -94,6 +96,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.filters["and_list"] = and_list
     app.jinja_env.filters["breakable_url"] = links.breakable
     app.jinja_env.filters.update(public_part.FILTERS)
+    app.jinja_env.globals.update(public_part.GLOBALS)
+    app.jinja_env.globals["own_turn_html"] = panel_parts.own_turn_html
 
     _watch_other_processes(app)
     return app

@@ -344,13 +344,86 @@
     return shown ? Number(shown.getAttribute("data-version")) : null;
   }
 
-  // A pushed panel is dropped unless newer (a move's answer often brings it first).
+  // A pushed panel, or the table's parts, are dropped unless newer (a move's answer often
+  // brings them first); the viewer's own part comes after the table's of its version.
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     var pushed = versionOf(event.detail.data);
-    if (pushed !== null && shownVersion() !== null && pushed <= shownVersion()) {
+    var shown = shownVersion();
+    if (pushed === null || shown === null) {
+      return;
+    }
+    if (event.detail.type === "own" ? pushed < shown : pushed <= shown) {
       event.preventDefault();
     }
   });
+
+  // -- The table's parts and the viewer's own ---------------------------------------------
+  // The table's parts are the same bytes on every screen (the table display's view): this
+  // page marks them for its viewer (data-you on #live): their own seat (data-mine), what is
+  // for some players only (data-only) or for all but some (data-except), and what shows on
+  // a screen with no move to make (data-idle). The log's lines only this viewer reads (its
+  // own secrets, #own-lines) take the place of the table's.
+  function idsOf(element, name) {
+    return (element.getAttribute(name) || "").split(" ").filter(Boolean);
+  }
+
+  function fitToViewer() {
+    var live = document.getElementById("live");
+    var shown = panel();
+    if (!live || !shown) {
+      return;
+    }
+    var you = live.getAttribute("data-you") || "";
+    var ownHead = document.getElementById("own-head");
+    var acting = ownHead ? ownHead.hasAttribute("data-acting") : shown.hasAttribute("data-acting");
+    if (ownHead && shown.getAttribute("data-status") !== "lobby") {
+      shown.toggleAttribute("data-acting", acting);
+      shown.toggleAttribute("data-your-turn", ownHead.hasAttribute("data-your-turn"));
+    }
+    shown.querySelectorAll("[data-only]").forEach(function (part) {
+      part.hidden = idsOf(part, "data-only").indexOf(you) < 0;
+    });
+    shown.querySelectorAll("[data-except]").forEach(function (part) {
+      part.hidden = idsOf(part, "data-except").indexOf(you) >= 0;
+    });
+    shown.querySelectorAll("[data-mine]").forEach(function (part) {
+      part.toggleAttribute("data-yours", you !== "" && part.getAttribute("data-mine") === you);
+    });
+    shown.querySelectorAll("[data-idle]").forEach(function (part) {
+      part.hidden = acting;
+    });
+    var lines = document.getElementById("own-lines");
+    var log = document.getElementById("public-log");
+    if (lines && log) {
+      Array.prototype.forEach.call(lines.content.children, function (line) {
+        var shared = log.querySelector('li[data-seq="' + line.getAttribute("data-seq") + '"]');
+        if (shared && shared.innerHTML !== line.innerHTML) {
+          shared.innerHTML = line.innerHTML;
+          shared.className = line.className;
+        }
+      });
+    }
+  }
+
+  // The table's parts of a newer version: the panel holds that version now, and what only
+  // a move's answer said (a refusal, a second look at an entry) has had its moment.
+  document.addEventListener("htmx:sseMessage", function (event) {
+    var shown = panel();
+    var version = versionOf(event.detail.data);
+    if (event.detail.type === "public" && shown && version !== null) {
+      shown.setAttribute("data-version", String(version));
+      var since = document.getElementById("panel-since");
+      if (since) {
+        since.value = String(version);
+      }
+      shown.querySelectorAll("[data-answer-only]").forEach(function (said) {
+        said.remove();
+      });
+    }
+    fitToViewer();
+  });
+
+  document.addEventListener("htmx:afterSwap", fitToViewer);
 
   // What a form held when its move was sent: the answer clears only that. The update
   // pushed on the stream often arrives first, and what the player typed since is theirs.
@@ -719,8 +792,8 @@
   var nextGameKnown = null;
 
   function followNextGame() {
-    var shown = panel();
-    var next = shown && shown.getAttribute("data-next-game");
+    var holder = document.querySelector("#panel[data-next-game], #panel [data-next-game]");
+    var next = holder && holder.getAttribute("data-next-game");
     if (next && nextGameKnown === false) {
       location.replace(next);
     }
@@ -816,6 +889,7 @@
   // server; this page posts it so the server can set the cookie.
   document.addEventListener("DOMContentLoaded", function () {
     keepEntries();
+    fitToViewer();
     followNextGame();
     filterLists();
     showResultTools();

@@ -9,7 +9,8 @@ from ..auth import PUBLIC
 from ..table import read
 from . import links
 from .live_stream import event_stream
-from .screens import panel_context, panel_message, render_panel
+from .screen_stream import panel_message
+from .screens import panel_context, render_panel
 
 bp = Blueprint("display", __name__, url_prefix="/d/<code>")
 

@@ -12,22 +12,21 @@ from flask_babel import gettext, lazy_gettext
 from jinja2 import TemplateNotFound
 from werkzeug.datastructures import MultiDict
 
-from .. import live, records, store
+from .. import records, store
 from ..auth import Viewer, cookie_viewer, host_cookie, player_cookie
 from ..errors import CompanionError, bad_request, forbidden, not_found
 from ..games import GAMES
 from ..snapshots import Snapshot
 from ..table import moves, read, seating
 from ..table.result_text import result_text
-from . import entry_checks, languages, links, options_form, public_part
+from . import entry_checks, languages, links, options_form, panel_parts
 from .form_actions import form_action
 from .errors import error_answer
 from .lobby import set_cookie
-from .live_stream import event_stream
 
 bp = Blueprint("screens", __name__, url_prefix="/t/<code>")
 
-LOG_LINES = 6
+LOG_LINES = panel_parts.LOG_LINES
 
 
 def game_folder(table: Snapshot) -> str:
@@ -72,16 +71,13 @@ def panel_context(table: Snapshot, viewer: Viewer, screen: str,
     view = read.view(table, viewer)
     names = read.names_of(table)
     templates = game_folder(table)
-    public = (public_part.for_viewer(public_part.public_html(table, templates, LOG_LINES),
-                                     view["you"], idle=not view["actions"])
-              if table.state is not None else None)
     return {
         "table": table, "view": view, "screen": screen, "names": names,
-        "public": public, "folder": GAMES[table.game].folder, "templates": templates,
+        **panel_parts.parts_for_viewer(table, viewer, view, templates),
+        "folder": GAMES[table.game].folder, "templates": templates,
         "error": error, "second_look": second_look,
         "first_player_role": GAMES[table.game].first_player_role,
         "picked": picked_line(table, viewer, names),
-        "log": read.log(table, viewer, limit=LOG_LINES, html=True, newest_first=True),
         "can_undo": moves.can_undo(table, viewer),
         "action_id": secrets.token_urlsafe(12),
         "join_url": links.join_url(table.code) if table.status == "lobby" else None,
@@ -155,14 +151,6 @@ def render_panel(table: Snapshot, viewer: Viewer, screen: str,
     return render_template(template, fragment=True, **context), status
 
 
-def panel_message(screen: str, viewer: Viewer):
-    """What a screen's stream sends at each version: the panel, rendered for this viewer."""
-    def message(seen: Snapshot) -> str:
-        html, _ = render_panel(seen, viewer, screen)
-        return live.sse_lines("panel", html)
-    return message
-
-
 @bp.errorhandler(SignedOut)
 def signed_out(error: SignedOut):
     """A phone's page asking (htmx, or its check of a refused stream) is told, by a panel
@@ -204,20 +192,6 @@ def panel(code: str):
     if since.isdigit() and int(since) == table.version:
         return Response(status=204)
     return render_panel(table, viewer, screen)
-
-
-@bp.get("/events")
-def events(code: str):
-    """The screen's stream: its panel at every change, and at once when the page (or a
-    stream that reconnects) holds an older version than `since` says."""
-    table = read.find(code)
-    screen = request.args.get("screen", "phone")
-    viewer = screen_viewer(table, screen)
-    since = request.args.get("since", "")
-    return event_stream(table, viewer, panel_message(screen, viewer),
-                        since=int(since) if since.isdigit() else -1,
-                        revoked=live.sse_lines("revoked",
-                                               signed_out_panel(table, str(live.REVOKED_MESSAGE))))
 
 
 @bp.post("/act")

@@ -84,11 +84,11 @@ def test_three_phones_enter_hands_place_receipts_and_see_the_first_money(live_se
             f"${RECEIPTS[name]['clowns']} Clowns")
 
     # Ben plays first: one tap calls his light 2 Clown.
-    expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
-    expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"))
+    expect(ben.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
+    expect(ann.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ben"))
     screenshot(ben, "big-top-phone-turn")
     tap("Ben", "turn", ben.get_by_role("button", name="Call the light 2 Clown"))
-    expect(cat.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(cat.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     expect(ann.locator(".bt-seat", has_text="Ben").locator(".bt-chart")).to_contain_text(
         "$3: light 2 Clown")
 

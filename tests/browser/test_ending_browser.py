@@ -41,9 +41,9 @@ def test_the_host_ends_a_table_not_played_for_a_day_from_past_games(live_server,
     host.get_by_role("button", name="Yes, end this table").click()
     host.wait_for_url(f"{live_server.url}/t/{table.code}/host")
     ended = "The host ended this table before the game was over."
-    expect(host.locator("#panel .turn")).to_have_text(ended)
+    expect(host.locator("#panel .turn:visible")).to_have_text(ended)
     expect(host.get_by_role("link", name="End this table…")).to_have_count(0)
-    expect(phone.locator("#panel .turn")).to_have_text(ended)  # live, without a reload
+    expect(phone.locator("#panel .turn:visible")).to_have_text(ended)  # live, without a reload
     expect(phone.locator("#panel .actions")).to_have_count(0)
     expect(phone.locator(".log")).to_contain_text(ended)
 

@@ -40,30 +40,30 @@ def test_big_money_setup_says_who_is_entering_what(live_server, new_phone):
     table = Api(live_server.local_url).table("big-money", players=("Ann", "Ben", "Cat"))
     ann, ben = (seat_phone(new_phone, live_server.url, table, name) for name in ("Ann", "Ben"))
     host = host_screen(new_phone, live_server.url, table.code, table.host)
-    expect(ann.locator(".turn")).to_have_text(
+    expect(ann.locator(".turn:visible")).to_have_text(
         "Your turn: choose your Start-Up. Waiting for Ben and Cat to choose theirs. "
         "Then you enter the 4 market cards.")
-    expect(ben.locator(".turn")).to_have_text(
+    expect(ben.locator(".turn:visible")).to_have_text(
         "Your turn: choose your Start-Up. Waiting for Ann and Cat to choose theirs. "
         "Then Ann enters the 4 market cards.")
     ann.get_by_role("group", name="Start-Up industry", exact=True).get_by_role(
         "button", name="Food").click()
-    expect(ann.locator(".turn")).to_have_text(
+    expect(ann.locator(".turn:visible")).to_have_text(
         "Waiting for Ben and Cat to choose a Start-Up. Then you enter the 4 market cards.")
-    expect(ben.locator(".turn")).to_have_text(
+    expect(ben.locator(".turn:visible")).to_have_text(
         "Your turn: choose your Start-Up. Waiting for Cat to choose theirs. "
         "Then Ann enters the 4 market cards.")
     for name, industry in (("Ben", "sports"), ("Cat", "travel")):
         assert table.act(table.tokens[name], type="startup", industry=industry)[0] == 200
-    expect(ann.locator(".turn")).to_have_text(
+    expect(ann.locator(".turn:visible")).to_have_text(
         "Your turn: enter the 4 market cards as they are turned over.")
     for slot in range(3):
         assert table.act(table.tokens["Ann"], type="reveal", slot=slot, asset={
             "industry": "food", "price": 10, "stock": False})[0] == 200
-    expect(ann.locator(".turn")).to_have_text(
+    expect(ann.locator(".turn:visible")).to_have_text(
         "Your turn: enter the last market card as it is turned over.")
-    expect(ben.locator(".turn")).to_have_text("Waiting for Ann to enter the last market card.")
-    expect(host.locator(".turn")).to_have_text("Waiting for Ann to enter the last market card.")
+    expect(ben.locator(".turn:visible")).to_have_text("Waiting for Ann to enter the last market card.")
+    expect(host.locator(".turn:visible")).to_have_text("Waiting for Ann to enter the last market card.")
     screenshot(ben, "big-money-setup-who-enters-what")
 
 

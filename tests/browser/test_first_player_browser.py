@@ -47,7 +47,7 @@ def test_the_host_picks_at_random_and_every_screen_sees_it_before_the_start(prod
     host.get_by_role("button", name="Start the game").click()
     for phone_name, phone in phones.items():
         said = "Your turn" if phone_name == name else f"Waiting for {name}"
-        expect(phone.locator(".turn")).to_contain_text(said, timeout=SOON)
+        expect(phone.locator(".turn:visible")).to_contain_text(said, timeout=SOON)
         expect(phone.locator(".log")).to_contain_text(line)
     assert table.view()["turn"] == table.ids[name]
     problems = [problem for found in errors for problem in found]

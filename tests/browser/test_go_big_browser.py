@@ -32,8 +32,8 @@ def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, ne
 
     host.get_by_role("button", name="Start the game").click()
     ann, ben, cat = phones["Ann"], phones["Ben"], phones["Cat"]
-    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
-    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
+    expect(ann.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
+    expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ann"))
 
     # Ann: the set, confirm, the draw: three taps.
     ann.get_by_role("button", name="Play 2 × 5").click()
@@ -42,7 +42,7 @@ def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, ne
     expect(ben.locator(".log")).to_contain_text("Ann played a pair of 5s.")  # no reload
     expect(host.locator(".log")).to_contain_text("Ann played a pair of 5s.")
     ann.get_by_role("button", name=re.compile("From the deck")).click()
-    expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(ben.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     screenshot(ann, "go-big-phone-after-turn")
 
     # Ben previews what his pair of 2s would beat before confirming.
@@ -51,11 +51,11 @@ def test_three_phones_join_by_the_link_and_see_each_others_moves(live_server, ne
     ben.get_by_role("button", name="Confirm").click()
     expect(cat.locator(".log")).to_contain_text(
         "Ben played a pair of 2s, beating Ann's pair of 5s.")
-    expect(ann.locator(".seat.mine .display")).to_contain_text("no display")
+    expect(ann.locator(".seat[data-yours] .display")).to_contain_text("no display")
 
     # Ben's phone sleeps through a move and catches up when it wakes.
     ben.get_by_role("button", name=re.compile("From the market")).click()
-    expect(cat.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(cat.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
 
     # Play the rest through the API with the phones' own seats, then every screen ends.
     cookies = {c["name"]: c["value"] for p in phones.values() for c in p.context.cookies()}
@@ -83,7 +83,7 @@ def test_a_swapped_phone_takes_the_seat_with_the_rejoin_link(live_server, new_ph
                               "url": live_server.url}])
     old.context.add_init_script(STREAM_OPEN_SPY)
     old.goto(f"{live_server.url}/t/{table.code}")
-    expect(old.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(old.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     # The page shows before its stream is open: the seat is given away once it is (a
     # stream opened after that is refused, as any other with a token no longer valid).
     following(old)
@@ -96,7 +96,7 @@ def test_a_swapped_phone_takes_the_seat_with_the_rejoin_link(live_server, new_ph
     new = new_phone()
     assert body["rejoin_url"].startswith(f"{live_server.url}/r/")
     new.goto(body["rejoin_url"])
-    expect(new.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(new.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     assert new.url.endswith(f"/t/{table.code}")
     assert "#" not in new.url
 
@@ -108,7 +108,7 @@ def test_the_player_on_turn_sees_the_others_displays_beside_the_sets(live_server
     TableBot(live_server.app, table, seed=5).play(14)  # two trios and a pair on display
     on_turn = table.names[table.view()["turn"]]
     phone = seat_phone(new_phone, live_server.url, table, on_turn)
-    expect(phone.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(phone.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     rivals = phone.get_by_role("list", name="On the others' displays")
     seats = table.view()["state"]["seats"]
     for seat in seats:

@@ -49,7 +49,7 @@ def test_three_phones_cast_reveal_steal_and_see_a_goal_revealed(live_server, new
     host.context.add_cookies([{"name": f"companion_host_{table.code}", "value": table.host,
                                "url": live_server.url}])
     host.goto(f"{live_server.url}/t/{table.code}/host")
-    expect(cat.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(cat.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     expect(ben.locator(".nbl-prompt")).to_have_text("Cat challenges Ann.")
 
     # Pyramids: three sizes that differ at a glance, each with a name.
@@ -98,7 +98,7 @@ def test_three_phones_cast_reveal_steal_and_see_a_goal_revealed(live_server, new
         expect(ann_seat.locator(".nbl-goal")).to_have_count(1)  # the green card stays secret
     expect(ann.locator(".nbl-goals .nbl-goal-red.nbl-done")).to_be_visible()
     expect(ann.locator(".nbl-goals")).to_contain_text("Now all three green pieces win")
-    expect(cat.locator(".turn")).to_have_text(re.compile("Your turn"))  # the loser challenges
+    expect(cat.locator(".turn:visible")).to_have_text(re.compile("Your turn"))  # the loser challenges
     screenshot(ben, "nbl-phone-goal-revealed")
     screenshot(ann, "nbl-phone-goal-mine")
     screenshot(host, "nbl-host-goal-revealed")

@@ -419,7 +419,7 @@ def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(production_site, new
     cat.context.add_cookies([{"name": f"companion_{table.code}", "value": table.tokens["Cat"],
                               "url": production_site.url}])
     cat.goto(f"{production_site.url}/t/{table.code}")
-    expect(cat.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
+    expect(cat.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ann"))
     cat.evaluate("""() => { window.__shift = 0;
       const add = (entries) => { for (const e of entries) if (!e.hadRecentInput) """
                  """window.__shift += e.value; };
@@ -433,7 +433,7 @@ def test_a_swapped_fragment_keeps_the_layout_and_the_scroll(production_site, new
     assert table.act(table.tokens["Ann"], type="play", value=5, count=2)[0] == 200
     expect(cat.locator(".log")).to_contain_text("Ann played a pair of 5s.")
     assert table.act(table.tokens["Ann"], type="draw", source="deck")[0] == 200
-    expect(cat.locator(".turn")).to_have_text(re.compile("Waiting for Ben"))
+    expect(cat.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ben"))
     # A shift is measured when the frame is drawn: two frames on, the update's is counted.
     cat.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert cat.evaluate("window.scrollY") == scrolled

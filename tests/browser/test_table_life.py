@@ -103,7 +103,7 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server
     try:
         ann = seat_phone(new_phone, production_server.url, table, "Ann")
         ben = seat_phone(new_phone, network.url, table, "Ben")
-        expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+        expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
         following(ben)
 
         # Ben's phone loses its network: the stream breaks, nothing gets through.
@@ -113,7 +113,7 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server
         assert table.view()["turn"] == table.ids["Ben"]
         moves = log_lines(api, table, "Ben")[-2:]
         assert moves[0].startswith("Ann played"), moves
-        expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"))
+        expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ann"))
         for line in moves:
             expect(ben.locator(".log")).not_to_contain_text(line)
 
@@ -124,25 +124,25 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server
         ben.context.set_offline(False)
         for line in moves:
             expect(ben.locator(".log")).to_contain_text(line, timeout=SOON)
-        expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
+        expect(ben.locator(".turn:visible")).to_have_text(re.compile("Your turn"), timeout=SOON)
         expect(ben.get_by_role("button", name=re.compile(r"^Play \d+ × \d+$"))
                .first).to_be_visible()
         assert ben.url == url
         following(ben, opened + 1)  # the stream itself comes back too, on its own
-        expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
+        expect(ann.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
 
         # A phone waking from sleep asks for the panel again ("resync" on the body, which
         # app.js dispatches on visibilitychange) and shows what it missed while asleep.
         lose_the_network(ben, network)  # asleep: nothing gets through
         first_move(table, "Ben")
         first_move(table, "Ben")  # Cat's turn
-        expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
+        expect(ben.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
         network.restore()
         ben.context.set_offline(False)
         with ben.expect_request(lambda r: f"/t/{table.code}/panel" in r.url, timeout=SOON) as asked:
             ben.evaluate("document.body.dispatchEvent(new Event('resync'))")
         assert "screen=phone" in asked.value.url
-        expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Cat"), timeout=SOON)
+        expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Cat"), timeout=SOON)
         expect(ben.locator(".log")).to_contain_text(log_lines(api, table, "Ben")[-1])
     finally:
         network.close()
@@ -155,7 +155,7 @@ def test_a_refresh_that_failed_is_asked_again_when_back_online(production_server
     api = Api(production_server.local_url)
     table = api.table()
     ben = seat_phone(new_phone, production_server.url, table, "Ben")
-    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+    expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
     following(ben)
 
     # Chromium's offline mode keeps an open event stream: the pushed panel arrives.
@@ -170,7 +170,7 @@ def test_a_refresh_that_failed_is_asked_again_when_back_online(production_server
         ben.evaluate("document.body.dispatchEvent(new Event('resync'))")
     with ben.expect_request(lambda r: f"/t/{table.code}/panel" in r.url, timeout=SOON):
         ben.context.set_offline(False)
-    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+    expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
 
 
 def test_a_move_answered_busy_is_sent_again_by_itself_and_made_once(tmp_path, new_phone):
@@ -197,7 +197,7 @@ def test_a_move_answered_busy_is_sent_again_by_itself_and_made_once(tmp_path, ne
         holder.execute("ROLLBACK")
         holder.close()
         expect(ann.locator("#busy")).to_be_hidden(timeout=SOON)
-        expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
+        expect(ann.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
         assert answers[0] == 503 and answers[-1] == 200, answers
         assert len(log_lines(api, table, "Ann")) == 2
     finally:
@@ -212,7 +212,7 @@ def test_an_older_panel_never_replaces_a_newer_one(production_server, new_phone)
     (it may carry an error)."""
     table = Api(production_server.local_url).table()
     ben = seat_phone(new_phone, production_server.url, table, "Ben")
-    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+    expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
     shown = int(ben.locator("#panel").get_attribute("data-version"))
     kept = ben.evaluate("""(shown) => {
         const panel = (v) => '<section id="panel" class="panel" data-version="' + v + '">';
@@ -237,7 +237,7 @@ def test_a_double_tap_makes_the_move_once_and_shows_no_error(production_server, 
     api = Api(production_server.local_url)
     table = api.table()
     ann = seat_phone(new_phone, production_server.url, table, "Ann")
-    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
+    expect(ann.locator(".turn:visible")).to_have_text(re.compile("Your turn"), timeout=SOON)
     ann.get_by_role("group", name="Choose a set to play").get_by_role("button").first.click()
     confirm = ann.get_by_role("button", name="Confirm")
     expect(confirm).to_be_visible()
@@ -405,7 +405,7 @@ def test_a_finished_table_is_played_again_with_the_same_players(production_serve
     table = api.table(options={"copies_per_value": 4})
     host = host_screen(new_phone, production_server.url, table.code, table.host)
     ann = seat_phone(new_phone, production_server.url, table, "Ann")
-    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"), timeout=SOON)
+    expect(ann.locator(".turn:visible")).to_have_text(re.compile("Your turn"), timeout=SOON)
     table.finish()
 
     for page in (host, ann):

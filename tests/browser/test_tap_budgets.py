@@ -33,12 +33,12 @@ BUDGETS = {"go-big turn": 3, "go-big turn without a phone": 3, "big-money turn":
 def test_a_go_big_turn_takes_three_taps(live_server, new_phone):
     table = Api(live_server.local_url).table(seed=7)
     ann = seat_phone(new_phone, live_server.url, table, "Ann")
-    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(ann.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     taps = Taps(ann)
     taps(ann.get_by_role("group", name="Choose a set to play").get_by_role("button").first)
     taps(ann.get_by_role("button", name="Confirm"))
     taps(ann.get_by_role("button", name=re.compile("From the deck")))
-    expect(ann.locator(".turn")).to_have_text(re.compile("Waiting for Ben"))
+    expect(ann.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ben"))
     assert table.view()["turn"] == table.ids["Ben"]
     assert taps.count <= BUDGETS["go-big turn"], taps.count
 
@@ -66,7 +66,7 @@ def test_a_go_big_turn_of_a_player_without_a_phone_takes_three_taps_on_the_host_
     taps(turn.get_by_role("button", name="Dan: Confirm"))
     screenshot(host, "host-plays-for-dan")
     taps(host.get_by_role("button", name=re.compile("^Dan: From the deck")))
-    expect(host.locator(".turn")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+    expect(host.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
     expect(host).to_have_url(f"{live_server.url}/t/{table.code}/host")
     log = api.call("GET", f"/tables/{table.code}/log")[1]["events"]
     assert [line["player"] for line in log] == [dan, dan], log
@@ -81,7 +81,7 @@ def test_an_ordinary_big_money_turn_takes_at_most_eight_taps(live_server, new_ph
     table.bot.play(until=lambda state: state["step"] == "industry")
     roller = table.names[table.view()["turn"]]
     phone = seat_phone(new_phone, live_server.url, table, roller)
-    expect(phone.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(phone.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     taps = Taps(phone)
     taps(phone.get_by_role("group", name="Industry die", exact=True)
          .get_by_role("button", name="Technology"))
@@ -90,7 +90,7 @@ def test_an_ordinary_big_money_turn_takes_at_most_eight_taps(live_server, new_ph
              .get_by_text(str(face), exact=True))
     taps(phone.get_by_role("button", name="Done: collect"))
     taps(phone.get_by_role("button", name=re.compile("^End the turn")))
-    expect(phone.locator(".turn")).to_have_text(re.compile("Waiting for"))
+    expect(phone.locator(".turn:visible")).to_have_text(re.compile("Waiting for"))
     assert table.view()["turn"] != table.ids[roller]
     assert taps.count <= BUDGETS["big-money turn"], taps.count
 
@@ -151,7 +151,7 @@ def test_the_four_opening_big_money_cards_take_a_tap_each_when_known(live_server
     other.get_by_label("Find a card").fill("food 99")
     expect(other.get_by_text("No card in the list matches")).to_be_visible()
     taps(picks.get_by_role("button", name=re.compile("^Bakery Stock")))
-    expect(phone.locator(".turn")).to_have_text(re.compile("Your turn!"))
+    expect(phone.locator(".turn:visible")).to_have_text(re.compile("Your turn!"))
     market = [asset["name"] for asset in table.view()["state"]["market"]]
     assert market == ["Stadium", "Diner", "Airline", "Bakery"]
     assert taps.count <= BUDGETS["big-money opening market"], taps.count
@@ -184,10 +184,10 @@ def test_a_big_top_hand_takes_a_tap_per_card_plus_one_and_a_turn_at_most_two(
         status, body = table.act(table.tokens[name], type="receipts", receipts=RECEIPTS)
         assert status == 200, body
 
-    expect(ben.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(ben.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     taps = Taps(ben)
     taps(ben.get_by_role("button", name="Call the light 2 Clown"))
-    expect(ben.locator(".turn")).to_have_text(re.compile("Waiting for Cat"))
+    expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Cat"))
     assert taps.count <= BUDGETS["big-top turn"], taps.count
 
 
@@ -195,7 +195,7 @@ def test_a_nothing_beats_a_large_cast_takes_at_most_two_taps(live_server, new_ph
     table = Api(live_server.local_url).table(game="nothing-beats-a-large", seed=0)
     ann = seat_phone(new_phone, live_server.url, table, "Ann")
     ben = seat_phone(new_phone, live_server.url, table, "Ben")
-    expect(ann.locator(".turn")).to_have_text(re.compile("Your turn"))
+    expect(ann.locator(".turn:visible")).to_have_text(re.compile("Your turn"))
     challenger, opponent = Taps(ann), Taps(ben)
     challenger(ann.get_by_role("button", name=re.compile("^Challenge Ben")))
     challenger(ann.get_by_role("button", name="Cast the red Small"))

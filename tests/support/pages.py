@@ -17,12 +17,48 @@ def csrf_of(html_text: str) -> str:
     return re.search(r'"X-CSRFToken": "([^"]+)"', html_text).group(1)
 
 
+VOID_ELEMENTS = frozenset("area base br col embed hr img input link meta source track wbr".split())
+
+
+class _ShownText(HTMLParser):
+    """The text of the elements a person sees: not inside a `hidden` element or a
+    template, a script, a style or a textarea."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.words: list[str] = []
+        self.open: list[tuple[str, bool]] = []  # each open element: whether it hides its content
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID_ELEMENTS:
+            self.words.append(" ")
+            return
+        self.open.append((tag, any(name == "hidden" for name, _ in attrs)
+                          or tag in ("template", "script", "style", "textarea")))
+        self.words.append(" ")
+
+    def handle_startendtag(self, tag, attrs):
+        self.words.append(" ")
+
+    def handle_endtag(self, tag):
+        if any(open_tag == tag for open_tag, _ in self.open):  # (an unclosed <p> ends too)
+            while self.open.pop()[0] != tag:
+                pass
+        self.words.append(" ")
+
+    def handle_data(self, data):
+        if not any(hides for _, hides in self.open):
+            self.words.append(data)
+
+
 def text_of(markup: str) -> str:
     """What a person reads of some HTML: its text with entities read, a tag parting words,
-    whitespace collapsed; scripts, styles and the values held in fields (a textarea's, as
-    an input's) left out."""
-    markup = re.sub(r"<(script|style|textarea)\b[^>]*>.*?</\1\s*>", " ", markup, flags=re.S | re.I)
-    return " ".join(html.unescape(re.sub(r"<[^>]*>", " ", markup)).split())
+    whitespace collapsed; what is hidden (the `hidden` attribute, a template), scripts,
+    styles and the values held in fields (a textarea's, as an input's) left out."""
+    reader = _ShownText()
+    reader.feed(markup)
+    reader.close()
+    return " ".join("".join(reader.words).split())
 
 
 def page(client, url: str, status: int = 200) -> str:

@@ -14,7 +14,7 @@ from tests.support.players import (VARIANTS, big_seed, new_action_id, new_table,
                                    other_options, player_counts)
 from tests.support.referee import Referee
 from tests.support.secrecy_guard import Guard, history_items, log_items
-from tests.support.streams import Stream, version_of
+from tests.support.streams import HTML_EVENTS, Stream, version_of
 
 # The first game of each is played with the defaults but for its length: Big Top's rulebook
 # has three players deal twice each, and the second round of deals only repeats the
@@ -67,6 +67,8 @@ class Game:
         self.public = next(c for c in self.clients if c.token is None)
         self.guard = Guard(self.engine, self.seed, self.names)
         self.streams: list[tuple[Client, Stream]] = []
+        # The table's parts each version sent, per language: the same for every screen.
+        self.public_events: dict[tuple[int | None, str], str] = {}
         self.open_streams(base, streams)
         self.moves = 0
         self.shape: list = []
@@ -157,10 +159,14 @@ class Game:
         for client, stream in self.streams:
             for event in stream.drain():
                 name, data = event
-                assert name in ("version", "panel"), f"{stream.label}: {name} during the game"
+                assert name in ("version",) + HTML_EVENTS, f"{stream.label}: {name} during the game"
                 with self.guard.as_of(version_of(event)):
-                    if name == "panel":  # a screen's stream pushes its rendered panel
-                        self.guard.html(data, client.player, f"{stream.label} panel")
+                    if name in HTML_EVENTS:  # a screen's stream: its panel, or its parts
+                        self.guard.html(data, client.player, f"{stream.label} {name}")
+                        if name == "public":  # the same bytes for every screen
+                            seen = self.public_events.setdefault(
+                                (version_of(event), client.language), data)
+                            assert seen == data, f"{stream.label}: its table parts differ"
                         continue
                     # The event carries the viewer's view: searched as JSON, where its
                     # own secrets are told apart from another player's.

@@ -285,5 +285,6 @@ def log_items(page: str) -> list[str]:
     section = re.search(r'<section class="log".*?</section>', page, flags=re.S)
     if section is None:
         return []
-    items = re.findall(r'<li class="(?:undone)?">(.*?)</li>', section.group(0), flags=re.S)
+    items = re.findall(r'<li data-seq="\d+"(?: class="undone")?>(.*?)</li>', section.group(0),
+                       flags=re.S)
     return [html_lib.unescape(item).strip() for item in items]

@@ -13,19 +13,24 @@ import time
 import requests
 
 
+# A screen's events: its whole panel, the table's parts of a change (the same bytes for
+# every screen), and the viewer's own part when it changed. Each names its version.
+HTML_EVENTS = ("panel", "public", "own")
+
+
 def version_of(event: tuple[str, str | None]) -> int | None:
-    """The version an event tells of: the API's version event, or a screen's panel."""
+    """The version an event tells of: the API's version event, or a screen's event."""
     name, data = event
     if name == "version" and data:
         return json.loads(data)["version"]
-    found = re.search(r'data-version="(\d+)"', data or "") if name == "panel" else None
+    found = re.search(r'data-version="(\d+)"', data or "") if name in HTML_EVENTS else None
     return int(found.group(1)) if found else None
 
 
 def parsed(event: tuple[str, str | None]) -> tuple[str, object]:
-    """An event with its data read: JSON for the API's events, a panel's HTML as text."""
+    """An event with its data read: JSON for the API's events, a screen's HTML as text."""
     name, data = event
-    if name == "panel" or data is None:
+    if name in HTML_EVENTS or data is None:
         return name, data
     return name, json.loads(data)
 

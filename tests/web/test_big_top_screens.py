@@ -76,7 +76,8 @@ def checked_cards(html: str) -> list[str]:
 
 def normalised(html: str) -> str:
     """A screen without what changes on every render or with every event (the log)."""
-    html = re.sub(r'<section class="log".*?</section>', "", html, flags=re.S)
+    html = re.sub(r'<section class="log".*?</section>|<template id="own-lines">.*?</template>',
+                  "", html, flags=re.S)
     html = re.sub(r'name="(csrf_token|action_id|version)" value="[^"]*"', "", html)
     html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
     return re.sub(r'data-version="\d+"|value="\d+" id="panel-since"'

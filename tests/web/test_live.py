@@ -55,7 +55,8 @@ def test_the_api_stream_pushes_each_viewers_own_view(live_server):
 
 def test_a_screen_stream_pushes_its_panel_when_newer_than_the_page(live_server):
     """A screen's stream sends the rendered panel: at once when the page (`since`) is
-    older than the table, else at the next change."""
+    older than the table, else at the next change; then the table's parts at each change
+    (and the viewer's own when they changed)."""
     api = Api(live_server.url)
     table = api.table()
     version = table.view()["version"]
@@ -67,10 +68,12 @@ def test_a_screen_stream_pushes_its_panel_when_newer_than_the_page(live_server):
     assert event == "panel" and f'data-version="{version}"' in html
     table.act(table.tokens["Ann"], type="play", value=2, count=1)
     # Both streams were listening once opened; the current page's first panel is the change.
-    for events in (behind, current):
-        event, html = events.get(timeout=5)
-        assert event == "panel" and f'data-version="{version + 1}"' in html
-        assert "Ann played" in html and 'id="panel"' in html
+    event, html = current.get(timeout=5)
+    assert event == "panel" and f'data-version="{version + 1}"' in html
+    assert "Ann played" in html and 'id="panel"' in html
+    event, html = behind.get(timeout=5)
+    assert event == "public" and f'data-version="{version + 1}"' in html
+    assert "Ann played" in html and 'id="panel"' not in html
 
 
 def test_a_revoked_token_is_refused_by_an_open_stream(live_server):

@@ -12,8 +12,8 @@ from markupsafe import Markup, escape
 
 from companion.games import GAMES
 from companion.table import read
-from companion.web.public_part import (except_for, for_viewer, only_for, pieces, public_html,
-                                       when_idle)
+from companion.web.public_part import (except_for, for_viewer, mine, only_for, pieces,
+                                       public_html, when_idle)
 from tests.support.pages import text_of
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
@@ -43,12 +43,11 @@ def test_each_phone_marks_its_own_seat_and_no_other(app, api, game):
     table = seated(api, game)
     for name, token in table.tokens.items():
         html = panel(app, table.code, token)
-        assert "companion-mark" not in html
         text = text_of(html)
         assert text.count("(you)") == 1 and f"{name} (you)" in text, (name, text)
     for screen, token in (("host", table.host), ("display", None)):
         html = panel(app, table.code, token, screen)
-        assert "companion-mark" not in html and "(you)" not in html
+        assert "(you)" not in text_of(html) and "data-yours" not in html
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -73,21 +72,24 @@ def test_the_public_part_is_rendered_once_per_version(app, api, game):
 
 
 def test_a_mark_is_kept_for_the_viewers_it_names_only():
-    shared = pieces(Markup("<p>") + only_for("mine", 3) + except_for("wait", [3, 4])
-                    + when_idle("news"))
-    assert for_viewer(shared, 3, idle=False) == "<p>mine"
-    assert for_viewer(shared, 4, idle=True) == "<p>news"
-    assert for_viewer(shared, 5, idle=False) == "<p>wait"
-    assert for_viewer(shared, None, idle=True) == "<p>waitnews"
-    assert for_viewer(shared, 33, idle=False) == "<p>wait"
+    shared = pieces(Markup("<p") + mine(3) + Markup(">") + only_for("mine", 3)
+                    + except_for("wait", [3, 4]) + when_idle("news"))
+    shown = {you: text_of(for_viewer(shared, you, idle=idle))
+             for you, idle in ((3, False), (4, True), (5, False), (None, True), (33, False))}
+    assert shown == {3: "mine", 4: "news", 5: "wait", None: "wait news", 33: "wait"}
+    assert 'data-mine="3" data-yours>' in for_viewer(shared, 3, idle=False)
+    assert "data-yours" not in for_viewer(shared, 33, idle=False)
+    assert str(for_viewer(shared, None, idle=True)) == "".join(map(str, [
+        Markup("<p") + mine(3) + Markup(">"), only_for("mine", 3),
+        except_for("wait", [3, 4]), when_idle("news")]))
 
 
 def test_text_typed_at_the_table_cannot_forge_a_mark():
-    typed = '<companion-mark only="">hidden</companion-mark>'
+    typed = '<span data-only="" hidden>x</span> data-mine="1" data-idle="" data-idle hidden'
     shared = str(escape(typed))
     assert pieces(shared) == (shared,)
     assert for_viewer(pieces(shared), 1, idle=True) == shared
-    assert str(only_for(typed, 1)).count("<companion-mark") == 1
+    assert str(only_for(typed, 1)).count("<span") == 1
 
 
 def test_the_public_part_is_shared_per_language(app, api, tmp_path):

@@ -1,0 +1,110 @@
+"""A panel in its parts: the table's, the same for every screen of a language and rendered
+once per version (whose turn it is, the game's public part, the last lines of the log),
+and the viewer's own (their turn where it reads otherwise, their moves, their secrets,
+their tools, the log's lines only they read).
+
+A page or a move's answer is the whole panel, with the table's parts marked for its
+viewer (public_part.for_viewer). A screen's stream sends the table's parts as one event
+whose bytes are the same for every screen, and the viewer's own only when they changed
+(screen_stream.py).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template, request
+from markupsafe import Markup
+
+from ..auth import PUBLIC, Viewer
+from ..snapshots import Snapshot
+from ..table import read
+from . import public_part
+from .languages import current
+
+LOG_LINES = 6
+OOB = ' hx-swap-oob="morph"'
+
+
+def _shared_key(table: Snapshot, kind: str) -> tuple:
+    return (kind, request.script_root, current())
+
+
+def public_turn(table: Snapshot, templates: str) -> Markup:
+    """Whose turn it is, as the table display says it (no one's "your turn")."""
+    def render() -> Markup:
+        turn = render_template("table/_turn.html", view=read.view(table, PUBLIC),
+                               names=read.names_of(table), templates=templates,
+                               screen="display", fragment=False, table=table)
+        return Markup(turn.strip())
+    return table.memo(_shared_key(table, "public-turn"), render)
+
+
+def own_turn_html(table: Snapshot, view: dict[str, Any], screen: str,
+                  fragment: bool) -> Markup | None:
+    """The viewer's turn line where it reads otherwise than the table's (theirs to play,
+    or a game's own words for them); None where it reads the same."""
+    templates = "table/" + table_folder(table)
+    mine = render_template("table/_turn.html", view=view, names=read.names_of(table),
+                           templates=templates, screen=screen, fragment=fragment,
+                           table=table).strip()
+    shared = public_turn(table, templates)
+    return None if mine == shared else Markup(mine)
+
+
+def table_folder(table: Snapshot) -> str:
+    from ..games import GAMES
+    return GAMES[table.game].folder
+
+
+def public_log(table: Snapshot) -> list[dict]:
+    return read.log(table, PUBLIC, limit=LOG_LINES, html=True, newest_first=True)
+
+
+def public_log_html(table: Snapshot) -> Markup:
+    """The last lines of the log as the table reads them."""
+    return table.memo(_shared_key(table, "public-log"), lambda: Markup(
+        render_template("table/_log.html", log=public_log(table)).strip()))
+
+
+def board(table: Snapshot, templates: str, viewer_you: int | None, idle: bool) -> Markup:
+    """The game's public part, marked for one viewer."""
+    marked = public_part.for_viewer(public_part.public_html(table, templates, LOG_LINES),
+                                    viewer_you, idle)
+    return Markup(f'<div id="public" data-version="{table.version}">') + marked + \
+        Markup("</div>")
+
+
+def parts_for_viewer(table: Snapshot, viewer: Viewer, view: dict[str, Any],
+                     templates: str) -> dict[str, Any]:
+    """The table's parts of a whole panel for this viewer, and the log's lines they read
+    otherwise than the table."""
+    if table.state is None:
+        return {"public_turn": None, "public": None, "public_log": None, "own_lines": []}
+    mine = read.log(table, viewer, limit=LOG_LINES, html=True, newest_first=True)
+    return {
+        "public_turn": public_turn(table, templates),
+        "public": board(table, templates, view["you"], idle=not view["actions"]),
+        "public_log": Markup(render_template("table/_log.html", log=mine).strip()),
+        "own_lines": own_lines(table, mine),
+        "log": mine,
+    }
+
+
+def own_lines(table: Snapshot, mine: list[dict]) -> list[dict]:
+    """Of a viewer's last lines of the log, those that read otherwise than the table's."""
+    shared = {line["seq"]: line["summary"] for line in public_log(table)}
+    return [line for line in mine if shared.get(line["seq"]) != line["summary"]]
+
+
+def public_event(table: Snapshot, templates: str) -> str:
+    """The table's parts of this version as one event's HTML, the same bytes for every
+    screen of this language: each part replaces the screen's own copy (htmx's
+    out-of-band swaps), the page marking it for its viewer (app.js)."""
+    def render() -> str:
+        shared = public_part.shared_html(table, templates, LOG_LINES)
+        turn = f'<div id="public-turn"{OOB} class="public-turn">{public_turn(table, templates)}</div>'
+        log = str(public_log_html(table)).replace('<section class="log" id="public-log"',
+                                                  f'<section class="log" id="public-log"{OOB}', 1)
+        return (f'{turn}<div id="public"{OOB} data-version="{table.version}">{shared}</div>'
+                f'{log}')
+    return table.memo(_shared_key(table, "public-event"), render)
