@@ -102,7 +102,8 @@ def public_event(table: Snapshot, templates: str) -> str:
     out-of-band swaps), the page marking it for its viewer (app.js)."""
     def render() -> str:
         shared = public_part.shared_html(table, templates, LOG_LINES)
-        turn = f'<div id="public-turn"{OOB} class="public-turn">{public_turn(table, templates)}</div>'
+        turn = (f'<div id="public-turn"{OOB} class="public-turn">'
+                f'{public_turn(table, templates)}</div>')
         log = str(public_log_html(table)).replace('<section class="log" id="public-log"',
                                                   f'<section class="log" id="public-log"{OOB}', 1)
         return (f'{turn}<div id="public"{OOB} data-version="{table.version}">{shared}</div>'

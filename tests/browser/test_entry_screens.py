@@ -62,8 +62,10 @@ def test_big_money_setup_says_who_is_entering_what(live_server, new_phone):
             "industry": "food", "price": 10, "stock": False})[0] == 200
     expect(ann.locator(".turn:visible")).to_have_text(
         "Your turn: enter the last market card as it is turned over.")
-    expect(ben.locator(".turn:visible")).to_have_text("Waiting for Ann to enter the last market card.")
-    expect(host.locator(".turn:visible")).to_have_text("Waiting for Ann to enter the last market card.")
+    expect(ben.locator(".turn:visible")).to_have_text(
+        "Waiting for Ann to enter the last market card.")
+    expect(host.locator(".turn:visible")).to_have_text(
+        "Waiting for Ann to enter the last market card.")
     screenshot(ben, "big-money-setup-who-enters-what")
 
 

@@ -98,7 +98,8 @@ def test_three_phones_cast_reveal_steal_and_see_a_goal_revealed(live_server, new
         expect(ann_seat.locator(".nbl-goal")).to_have_count(1)  # the green card stays secret
     expect(ann.locator(".nbl-goals .nbl-goal-red.nbl-done")).to_be_visible()
     expect(ann.locator(".nbl-goals")).to_contain_text("Now all three green pieces win")
-    expect(cat.locator(".turn:visible")).to_have_text(re.compile("Your turn"))  # the loser challenges
+    expect(cat.locator(".turn:visible")).to_have_text(
+        re.compile("Your turn"))  # the loser challenges
     screenshot(ben, "nbl-phone-goal-revealed")
     screenshot(ann, "nbl-phone-goal-mine")
     screenshot(host, "nbl-host-goal-revealed")

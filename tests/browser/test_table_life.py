@@ -103,7 +103,8 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server
     try:
         ann = seat_phone(new_phone, production_server.url, table, "Ann")
         ben = seat_phone(new_phone, network.url, table, "Ben")
-        expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ann"), timeout=SOON)
+        expect(ben.locator(".turn:visible")).to_have_text(
+            re.compile("Waiting for Ann"), timeout=SOON)
         following(ben)
 
         # Ben's phone loses its network: the stream breaks, nothing gets through.
@@ -129,7 +130,8 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server
                .first).to_be_visible()
         assert ben.url == url
         following(ben, opened + 1)  # the stream itself comes back too, on its own
-        expect(ann.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
+        expect(ann.locator(".turn:visible")).to_have_text(
+            re.compile("Waiting for Ben"), timeout=SOON)
 
         # A phone waking from sleep asks for the panel again ("resync" on the body, which
         # app.js dispatches on visibilitychange) and shows what it missed while asleep.
@@ -142,7 +144,8 @@ def test_a_phone_whose_connection_dropped_catches_up_by_itself(production_server
         with ben.expect_request(lambda r: f"/t/{table.code}/panel" in r.url, timeout=SOON) as asked:
             ben.evaluate("document.body.dispatchEvent(new Event('resync'))")
         assert "screen=phone" in asked.value.url
-        expect(ben.locator(".turn:visible")).to_have_text(re.compile("Waiting for Cat"), timeout=SOON)
+        expect(ben.locator(".turn:visible")).to_have_text(
+            re.compile("Waiting for Cat"), timeout=SOON)
         expect(ben.locator(".log")).to_contain_text(log_lines(api, table, "Ben")[-1])
     finally:
         network.close()
@@ -197,7 +200,8 @@ def test_a_move_answered_busy_is_sent_again_by_itself_and_made_once(tmp_path, ne
         holder.execute("ROLLBACK")
         holder.close()
         expect(ann.locator("#busy")).to_be_hidden(timeout=SOON)
-        expect(ann.locator(".turn:visible")).to_have_text(re.compile("Waiting for Ben"), timeout=SOON)
+        expect(ann.locator(".turn:visible")).to_have_text(
+            re.compile("Waiting for Ben"), timeout=SOON)
         assert answers[0] == 503 and answers[-1] == 200, answers
         assert len(log_lines(api, table, "Ann")) == 2
     finally:
