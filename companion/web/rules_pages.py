@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from pydantic import ValidationError
 
 from ..errors import RuleRef
@@ -38,11 +38,17 @@ def has_rules_page(game: str) -> bool:
 
 @bp.app_template_global()
 def rules_link(table: Snapshot) -> str | None:
-    """A screen's "Rules": the page at the section of the step the table is at."""
+    """A screen's "Rules": the page, opened at the section of the step the table is at
+    when the link is followed (so the link is the same at every step: it is part of no
+    change a screen is sent)."""
     if not has_rules_page(table.game):
         return None
-    section = GAMES[table.game].rule_for(table.state) if table.status == "playing" else "setup"
-    return rule_address(table.game, section, table.code)
+    return url_for("rules.page", game=table.game, table=table.code, at="now")
+
+
+def section_now(table: Snapshot) -> str:
+    """The section of the rules for the step the table is at."""
+    return GAMES[table.game].rule_for(table.state) if table.status == "playing" else "setup"
 
 
 @bp.app_template_global()
@@ -90,6 +96,8 @@ def page(game: str):
     table = read.find(code) if code else None
     if table is not None and table.game != game:
         table = None
+    if table is not None and request.args.get("at") == "now":
+        return redirect(rule_address(game, section_now(table), table.code), code=303)
     checklist = setup_lines(table) if table is not None else []
     return render_template(
         "rules/page.html", game=game, engine=engine, folder=engine.folder, table=table,

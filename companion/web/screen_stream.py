@@ -35,18 +35,23 @@ class ScreenStream:
 
     def message(self, seen: Snapshot) -> str:
         if self.status != seen.status or seen.state is None:
-            self.status, self.own = seen.status, None
+            self.status = seen.status
             html, _ = render_panel(seen, self.viewer, self.screen)
+            self.own = self.own_part(seen)[1] if seen.state is not None else None
             return live.sse_lines("panel", html)
         sent = live.sse_lines("public", panel_parts.public_event(seen, game_folder(seen)))
-        own = render_template("table/_own_event.html", fragment=True, oob=True,
-                              **panel_context(seen, self.viewer, self.screen))
-        digest = hashlib.blake2b(own.encode(), digest_size=16).digest()
+        own, digest = self.own_part(seen)
         if digest != self.own:
             self.own = digest
             sent += live.sse_lines(
                 "own", f'<template data-version="{seen.version}"></template>{own}')
         return sent
+
+    def own_part(self, seen: Snapshot) -> tuple[str, bytes]:
+        """The viewer's own part of the panel as the stream sends it, and its digest."""
+        own = render_template("table/_own_event.html", fragment=True, oob=True,
+                              **panel_context(seen, self.viewer, self.screen))
+        return own, hashlib.blake2b(own.encode(), digest_size=16).digest()
 
 
 def panel_message(screen: str, viewer: Viewer):

@@ -139,4 +139,19 @@ def test_every_screen_of_a_table_links_to_its_rules(client, app):
                               (app.test_client(), f"/d/{playing.code}", playing.code)):
         html = screen.get(url).get_data(as_text=True)
         section = "setup" if code == waiting.code else "play"
-        assert f'href="/rules/go-big?table={code}#{section}"' in html, url
+        link = f"/rules/go-big?table={code}&at=now"
+        assert f'href="{link.replace("&", "&amp;")}"' in html, url
+        # Followed, the link opens the page at the step the table is at then.
+        followed = screen.get(link)
+        assert followed.status_code == 303, url
+        assert followed.headers["Location"] == f"/rules/go-big?table={code}#{section}", url
+
+
+def test_a_screen_s_rules_link_opens_the_step_the_table_is_at_when_followed(client):
+    api = Api(client=client)
+    table = api.table("go-big")
+    link = f"/rules/go-big?table={table.code}&at=now"
+    assert client.get(link).headers["Location"].endswith("#play")
+    table.act(table.token_of(table.view()["turn"]), type="play", value=2, count=1)
+    assert client.get(link).headers["Location"].endswith("#draw")
+    assert client.get(f"/rules/go-big?table={table.code}").status_code == 200

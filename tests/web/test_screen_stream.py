@@ -1,0 +1,109 @@
+"""A screen's stream sends what a change changed: the table's parts as one event, the same
+bytes for every screen of a language, and a viewer's own part only when it changed; the
+whole panel when the page connects behind the table."""
+from __future__ import annotations
+
+import re
+
+from tests.support.api import Api
+from tests.support.pages import text_of
+from tests.support.streams import Stream
+
+OOB_PARTS = ('<div id="public-turn" hx-swap-oob="morph"', '<div id="public" hx-swap-oob="morph"',
+             '<section class="log" id="public-log" hx-swap-oob="morph"')
+
+
+def screens(server, table, version: int, language: str = "en") -> dict[str, Stream]:
+    """Every screen's stream of the table, from `version`: each phone, the host, the TV."""
+    url = f"{server.url}/t/{table.code}/events?since={version}&screen="
+    headers = {"Accept-Language": language}
+    found = {name: Stream(url + "phone", cookies={f"companion_{table.code}": token},
+                          headers=headers, label=name)
+             for name, token in table.tokens.items()}
+    found["host"] = Stream(url + "host", cookies={f"companion_host_{table.code}": table.host},
+                           headers=headers, label="host")
+    found["display"] = Stream(f"{server.url}/d/{table.code}/events?since={version}",
+                              headers=headers, label="display")
+    return found
+
+
+def test_a_move_sends_every_screen_the_same_table_parts_and_own_parts_only_where_changed(
+        live_server):
+    api = Api(live_server.url, app=live_server.app)
+    table = api.table()
+    version = table.view()["version"]
+    streams = screens(live_server, table, version)
+    try:
+        table.act(table.tokens["Ann"], type="play", value=2, count=1)
+        for stream in streams.values():  # the first change after connecting: the whole panel
+            name, html = stream.get(timeout=5)
+            assert name == "panel" and f'data-version="{version + 1}"' in html
+        table.act(table.tokens["Ann"], type="draw", source="deck")
+        sent = {}
+        for label, stream in streams.items():
+            name, public = stream.get(timeout=5)
+            assert name == "public", (label, name)
+            sent[label] = public
+            own = stream.get(timeout=2) if label in ("Ann", "Ben") else None
+            sent[label + " own"] = own
+        publics = {sent[label] for label in streams}
+        assert len(publics) == 1  # the same bytes for every screen
+        public = publics.pop()
+        assert all(part in public for part in OOB_PARTS) and "&lt;" not in public
+        assert f'data-version="{version + 2}"' in public
+        assert "Ann drew 2 cards from the deck." in text_of(public)
+        assert "Your turn" not in public and "data-yours" not in public
+        # Ann drew (her hand, her undo) and Ben's turn came (his moves): their own parts.
+        for name in ("Ann", "Ben"):
+            kind, own = sent[name + " own"]
+            assert kind == "own" and f'data-version="{version + 2}"' in own
+            assert 'id="own-head" hx-swap-oob="morph"' in own
+        assert "Your turn" in sent["Ben own"][1] and 'data-your-turn' in sent["Ben own"][1]
+        # Cat's part and the TV's did not change: the table's parts and nothing else.
+        for label in ("Cat", "display"):
+            assert streams[label].empty(), label
+    finally:
+        for stream in streams.values():
+            stream.close()
+
+
+def test_each_language_has_its_own_table_parts(live_server):
+    api = Api(live_server.url, app=live_server.app)
+    table = api.table()
+    version = table.view()["version"]
+    english, german = (screens(live_server, table, version - 1, language)
+                       for language in ("en", "de"))
+    try:
+        for stream in [*english.values(), *german.values()]:
+            assert stream.get(timeout=5)[0] == "panel"  # connected behind: the whole panel
+        table.act(table.tokens["Ann"], type="play", value=2, count=1)
+        sent = {}
+        for language, streams in (("en", english), ("de", german)):
+            sent[language] = {s.wait_for(lambda e: e[0] == "public")[1] for s in streams.values()}
+        assert len(sent["en"]) == len(sent["de"]) == 1 and sent["en"] != sent["de"]
+        assert "Ann played a single 2." in text_of(sent["en"].pop())
+        assert "Last events" not in text_of(sent["de"].pop())
+    finally:
+        for stream in [*english.values(), *german.values()]:
+            stream.close()
+
+
+def test_a_page_that_reconnects_behind_the_table_gets_its_whole_panel(live_server):
+    api = Api(live_server.url, app=live_server.app)
+    table = api.table()
+    version = table.view()["version"]
+    first = screens(live_server, table, version)["Cat"]
+    table.act(table.tokens["Ann"], type="play", value=2, count=1)
+    table.act(table.tokens["Ann"], type="draw", source="deck")
+    first.reaches(version + 2)
+    first.close()
+    token, action = table.next_move()
+    table.act(token, **action)
+    again = screens(live_server, table, version + 2)["Cat"]
+    try:
+        name, html = again.get(timeout=5)
+        assert name == "panel" and re.search(r'<section id="panel"[^>]*data-version', html)
+        assert f'data-version="{table.view()["version"]}"' in html
+        assert 'id="own-head"' in html and 'id="public"' in html
+    finally:
+        again.close()
