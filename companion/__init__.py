@@ -64,7 +64,7 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     from .web import (api, box_labels, compress, display, downloads, ending, errors,
                       handing_on, health, links, lobby, panel_parts, pictures, public_part,
-                      replay, rules_pages, screen_stream, screens, table_clock,
+                      replay, rules_pages, screen_stream, screens, sheet_pieces, table_clock,
                       teaching_screens, teams_shown)
     from .web import stream_limits
     app.register_blueprint(health.bp)
@@ -98,6 +98,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.filters.update(public_part.FILTERS)
     app.jinja_env.globals.update(public_part.GLOBALS)
     app.jinja_env.globals["own_turn_html"] = panel_parts.own_turn_html
+    app.jinja_env.globals.update(sheet_pieces.GLOBALS)
 
     _watch_other_processes(app)
     return app

@@ -354,6 +354,15 @@
     }
     if (event.detail.type === "own" ? pushed < shown : pushed <= shown) {
       event.preventDefault();
+      return;
+    }
+    // The pieces that changed since a version this page no longer holds as it was sent:
+    // the whole panel is asked for instead.
+    var base = /data-base="(\d+)"/.exec(event.detail.data);
+    var board = document.getElementById("public");
+    if (base && (!board || board.getAttribute("data-version") !== base[1])) {
+      event.preventDefault();
+      resync();
     }
   });
 
@@ -412,6 +421,10 @@
     var version = versionOf(event.detail.data);
     if (event.detail.type === "public" && shown && version !== null) {
       shown.setAttribute("data-version", String(version));
+      var board = document.getElementById("public");
+      if (board) {
+        board.setAttribute("data-version", String(version));
+      }
       var since = document.getElementById("panel-since");
       if (since) {
         since.value = String(version);
@@ -419,9 +432,47 @@
       shown.querySelectorAll("[data-answer-only]").forEach(function (said) {
         said.remove();
       });
+      upToDate(version);
     }
     fitToViewer();
   });
+
+  // The viewer's own part is sent only when it changed: its forms are brought up to the
+  // version the screen now shows (what the move is made on), with a fresh action id (a
+  // tap from now on is a move of its own, as when the part was sent anew). A confirmation
+  // asked for on the version before (a preview, an undo) keeps it: it said what the move
+  // would do then, and the server refuses it as stale.
+  function randomId() {
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (byte) {
+      return (byte % 36).toString(36);
+    }).join("");
+  }
+
+  function upToDate(version) {
+    var head = document.getElementById("own-head");
+    var shown = panel();
+    if (!head || !shown) {
+      return;
+    }
+    var asked = "#undo-confirm, [data-preview]";
+    shown.querySelectorAll('input[name="version"]').forEach(function (field) {
+      if (!field.closest(asked)) {
+        field.value = String(version);
+      }
+    });
+    var old = head.getAttribute("data-action-id");
+    if (old) {
+      var next = randomId();
+      shown.querySelectorAll('input[name="action_id"]').forEach(function (field) {
+        if (field.value.indexOf(old) === 0 && !field.closest(asked)) {
+          field.value = next + field.value.slice(old.length);
+        }
+      });
+      head.setAttribute("data-action-id", next);
+    }
+  }
 
   document.addEventListener("htmx:afterSwap", fitToViewer);
 

@@ -420,8 +420,14 @@ class Game(Generic[StateT, OptionsT]):
     def view(self, state: StateT,
              viewer: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """(public state, the viewer's own secrets or None for the public view).
-        Nothing in either may hold another player's secret before the rules reveal it."""
+        Nothing in either may hold another player's secret before the rules reveal it.
+        The public state is the same whoever the viewer is."""
         raise NotImplementedError
+
+    def private_view(self, state: StateT, viewer: int | None) -> dict[str, Any] | None:
+        """The viewer's own secrets alone (`view`'s second part): a game whose public
+        state is long to build gives them without building it."""
+        return self.view(state, viewer)[1]
 
     def result(self, state: StateT) -> Result | None:
         """The final standings once the game is over, else None."""

@@ -85,19 +85,25 @@ def view(table: Snapshot, viewer: Viewer) -> dict:
     if state is None:
         return result
     engine = GAMES[table.game]
-    public, private = engine.view(state, you)
-    private = private if you is not None else None
+    private = engine.private_view(state, you) if you is not None else None
     ended = table.status == "ended"  # an ended table awaits no one: it takes no move
     actions = ([] if ended or (you is None and not viewer.is_host)
                else engine.actions(state, you))
     if ended:
         result["waiting_for"] = []
-    parts = (public, private, actions)
-    if _has_placeholder(parts):  # (looked for in the three at once: most views have none)
+    parts = (private, actions)
+    if _has_placeholder(parts):  # (looked for in both at once: most views have none)
         names = names_of(table)
         parts = tuple(fill_names_deep(part, names) for part in parts)
-    result.update(zip(("state", "private", "actions"), parts))
+    result.update(zip(("private", "actions"), parts))
+    # The public state is the same for every viewer (the engines' contract): built once.
+    result["state"] = table.memo(("public-state", messages.language()),
+                                 lambda: _with_names(table, engine.view(state, None)[0]))
     return result
+
+
+def _with_names(table: Snapshot, part: Any) -> Any:
+    return fill_names_deep(part, names_of(table)) if _has_placeholder(part) else part
 
 
 def view_since(table: Snapshot, viewer: Viewer, since: int) -> dict:

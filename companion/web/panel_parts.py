@@ -18,7 +18,7 @@ from markupsafe import Markup
 from ..auth import PUBLIC, Viewer
 from ..snapshots import Snapshot
 from ..table import read
-from . import public_part
+from . import public_part, public_pieces
 from .languages import current
 
 LOG_LINES = 6
@@ -96,16 +96,33 @@ def own_lines(table: Snapshot, mine: list[dict]) -> list[dict]:
     return [line for line in mine if shared.get(line["seq"]) != line["summary"]]
 
 
-def public_event(table: Snapshot, templates: str) -> str:
+Cut = tuple  # a public part's frame and pieces (public_pieces.cut)
+
+
+def public_cut(table: Snapshot, templates: str) -> Cut:
+    """The game's public part of this version, cut into its frame and pieces."""
+    return table.memo(_shared_key(table, "public-cut"), lambda: public_pieces.cut(
+        public_part.shared_html(table, templates, LOG_LINES)))
+
+
+def public_event(table: Snapshot, templates: str, since: tuple[int, Cut] | None) -> str:
     """The table's parts of this version as one event's HTML, the same bytes for every
-    screen of this language: each part replaces the screen's own copy (htmx's
-    out-of-band swaps), the page marking it for its viewer (app.js)."""
+    screen of this language that was sent the same version before (`since`: that
+    version and its public part): each part replaces the screen's own copy (htmx's
+    out-of-band swaps), the page marking it for its viewer (app.js). Of the game's public
+    part, only the pieces that changed since, where its frame stayed the same (the event
+    then names the version it builds on, `data-base`); else the whole part."""
     def render() -> str:
-        shared = public_part.shared_html(table, templates, LOG_LINES)
-        turn = (f'<div id="public-turn"{OOB} class="public-turn">'
-                f'{public_turn(table, templates)}</div>')
+        now = public_cut(table, templates)
+        pieces = public_pieces.changed(since[1], now) if since is not None else None
+        based = f' data-base="{since[0]}"' if since is not None and pieces is not None else ""
+        turn = (f'<div id="public-turn"{OOB} class="public-turn" data-version="{table.version}"'
+                f'{based}>{public_turn(table, templates)}</div>')
+        board = ("".join(pieces) if pieces is not None else
+                 f'<div id="public"{OOB} data-version="{table.version}">'
+                 f'{public_part.shared_html(table, templates, LOG_LINES)}</div>')
         log = str(public_log_html(table)).replace('<section class="log" id="public-log"',
                                                   f'<section class="log" id="public-log"{OOB}', 1)
-        return (f'{turn}<div id="public"{OOB} data-version="{table.version}">{shared}</div>'
-                f'{log}')
-    return table.memo(_shared_key(table, "public-event"), render)
+        return turn + board + log
+    key = _shared_key(table, "public-event") + (since[0] if since is not None else None,)
+    return table.memo(key, render)

@@ -9,6 +9,8 @@ that another player's move leaves as it was is sent the table's parts and nothin
 from __future__ import annotations
 
 import hashlib
+import re
+import secrets
 
 from flask import Blueprint, render_template, request
 
@@ -23,6 +25,18 @@ from .screens import (game_folder, panel_context, render_panel, screen_viewer,
 
 bp = Blueprint("screen_stream", __name__, url_prefix="/t/<code>")
 
+# The own part is rendered with this in place of its forms' action id, and compared
+# without the version its forms were made on and their CSRF token (which does not
+# expire): none is a change of the part. As sent, it gets a fresh action id; the page
+# brings its forms' version and action id up to date with each newer version of the
+# table's parts (app.js).
+ACTION_ID = secrets.token_hex(12)
+NOT_A_CHANGE = re.compile(r'name="(?:version|csrf_token)" value="[^"]*"')
+# The own part's elements, each sent only when it changed (the turn line of a player
+# awaited with others changes at each of their moves, the form under it does not).
+OWN_ELEMENTS = re.compile(r'(?=<div id="own-(?:turn|head|foot)"|<template id="own-lines")')
+OWN_ID = re.compile(r'<(?:div|template) id="(own-[a-z]+)"')
+
 
 class ScreenStream:
     """One screen's stream: what it last sent, to send only what changed."""
@@ -31,27 +45,43 @@ class ScreenStream:
         self.screen = screen
         self.viewer = viewer
         self.status: str | None = None
-        self.own: bytes | None = None  # the digest of the own part last sent
+        self.own: dict[str, bytes] = {}  # the digest of each own element last sent
+        self.public: tuple[int, panel_parts.Cut] | None = None  # the public part last sent
 
     def message(self, seen: Snapshot) -> str:
         if self.status != seen.status or seen.state is None:
             self.status = seen.status
             html, _ = render_panel(seen, self.viewer, self.screen)
-            self.own = self.own_part(seen)[1] if seen.state is not None else None
+            self.own, self.public = {}, None
+            if seen.state is not None:
+                self.own = {key: digest for key, (_, digest) in self.own_elements(seen).items()}
+                self.public = seen.version, panel_parts.public_cut(seen, game_folder(seen))
             return live.sse_lines("panel", html)
-        sent = live.sse_lines("public", panel_parts.public_event(seen, game_folder(seen)))
-        own, digest = self.own_part(seen)
-        if digest != self.own:
-            self.own = digest
+        templates = game_folder(seen)
+        sent = live.sse_lines("public", panel_parts.public_event(seen, templates, self.public))
+        self.public = seen.version, panel_parts.public_cut(seen, templates)
+        elements = self.own_elements(seen)
+        changed = [html for key, (html, digest) in elements.items() if self.own.get(key) != digest]
+        self.own = {key: digest for key, (_, digest) in elements.items()}
+        if changed:
+            own = "".join(changed).replace(ACTION_ID, secrets.token_urlsafe(12))
             sent += live.sse_lines(
                 "own", f'<template data-version="{seen.version}"></template>{own}')
         return sent
 
-    def own_part(self, seen: Snapshot) -> tuple[str, bytes]:
-        """The viewer's own part of the panel as the stream sends it, and its digest."""
+    def own_elements(self, seen: Snapshot) -> dict[str, tuple[str, bytes]]:
+        """The elements of the viewer's own part as the stream sends them (their action id
+        still to be filled in), by id, each with the digest of what in it is a change."""
         own = render_template("table/_own_event.html", fragment=True, oob=True,
-                              **panel_context(seen, self.viewer, self.screen))
-        return own, hashlib.blake2b(own.encode(), digest_size=16).digest()
+                              **dict(panel_context(seen, self.viewer, self.screen),
+                                     action_id=ACTION_ID))
+        found = {}
+        for element in OWN_ELEMENTS.split(own):
+            start = OWN_ID.match(element)
+            if start:
+                digest = hashlib.blake2b(NOT_A_CHANGE.sub("", element).encode(), digest_size=16)
+                found[start.group(1)] = (element, digest.digest())
+        return found
 
 
 def panel_message(screen: str, viewer: Viewer):

@@ -343,3 +343,21 @@ def test_a_message_is_a_str_whose_own_methods_work():
                   who=Player(1), count=3)
     assert said.count("card") == 1 and said.counted_by == "count"
     assert message("Ann and Ann").count("Ann") == 2
+
+
+def test_the_public_part_of_a_view_is_the_same_for_every_viewer(games):
+    """What every screen shows alike is worked out once per version (and rendered once per
+    language): a game's public part may not depend on who looks. `private_view` is the
+    viewer's own part alone, as `view` gives it."""
+    for played in games:
+        engine = played.engine
+        for index, move in enumerate([None, *played.moves]):
+            if index > FULL_CHECK and index % 10:
+                continue
+            state = played.start if move is None else move.after
+            public = engine.view(state, None)[0]
+            for viewer in played.players:
+                shown, private = engine.view(state, viewer)
+                assert shown == public, f"{engine.id} seed {played.seed} move {index}"
+                assert engine.private_view(state, viewer) == private
+            assert engine.private_view(state, None) is None

@@ -107,3 +107,38 @@ def test_a_page_that_reconnects_behind_the_table_gets_its_whole_panel(live_serve
         assert 'id="own-head"' in html and 'id="public"' in html
     finally:
         again.close()
+
+
+def test_an_entry_on_a_score_sheet_sends_the_pieces_it_changed(live_server):
+    """Another player's entry: the open round's row and the "entered" line, not the sheet;
+    the round's last entry closes it, a new row: the whole sheet once."""
+    api = Api(live_server.url, app=live_server.app)
+    players = ("Ann", "Ben", "Cat", "Dan")
+    table = api.table("score-sheet", players=players,
+                      options={"categories": ["Points"], "entry": "players", "rounds": 5})
+    ids = table.ids
+    for name in players:  # a round entered: the sheet has a row of its own
+        table.act(table.tokens[name], type="enter", round=1, scores={"Points": ids[name]})
+    version = table.view()["version"]
+    streams = screens(live_server, table, version - 1)
+    try:
+        for stream in streams.values():
+            assert stream.get(timeout=5)[0] == "panel"
+        table.act(table.tokens["Ann"], type="enter", round=2, scores={"Points": 7})
+        public = {label: stream.wait_for(lambda e: e[0] == "public")[1]
+                  for label, stream in streams.items()}
+        assert len(set(public.values())) == 1
+        sent = public["Cat"]
+        assert f'data-base="{version}"' in sent and 'id="public" ' not in sent
+        assert re.findall(r'<(?:tr|p) id="([\w-]+)" data-piece hx-swap-oob', sent) == [
+            "sheet-entered", "sheet-open"]
+        assert "Entered for round 2: 1 of 4." in text_of(sent)
+        assert len(sent.encode()) < 4096
+        for name in ("Ben", "Cat", "Dan"):
+            table.act(table.tokens[name], type="enter", round=2, scores={"Points": 1})
+        closed = streams["Cat"].wait_for(
+            lambda e: e[0] == "public" and "Entered for round 3" in e[1])[1]
+        assert 'id="public" hx-swap-oob="morph"' in closed and "data-base" not in closed
+    finally:
+        for stream in streams.values():
+            stream.close()

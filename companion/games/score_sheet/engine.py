@@ -406,12 +406,15 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             "seats": seats, "dealer": bids.dealer(state), **bids.public_part(state),
             "zero_sum": zero_sum.on(state), "off_by": zero_sum.off_by(state),
             **outcome.public_part(state), **teams.public_part(state)}
-        private: dict[str, Any] | None = None
-        if viewer is not None and viewer in state["players"]:
-            private = {"entry": state["open"].get(str(viewer))}
-            if bids.rule(state):
-                private["bid"] = bids.own_bid(state, viewer)
-        return public, private
+        return public, self.private_view(state, viewer)
+
+    def private_view(self, state: ScoreSheetState, viewer: int | None) -> dict[str, Any] | None:
+        if viewer is None or viewer not in state["players"]:
+            return None
+        private: dict[str, Any] = {"entry": state["open"].get(str(viewer))}
+        if bids.rule(state):
+            private["bid"] = bids.own_bid(state, viewer)
+        return private
 
     def result(self, state: ScoreSheetState) -> Result | None:
         return self.result_with_times(state, None)
