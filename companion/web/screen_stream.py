@@ -20,10 +20,12 @@ from ..snapshots import Snapshot
 from ..table import read
 from . import panel_parts
 from .live_stream import event_stream
-from .screens import (game_folder, panel_context, render_panel, screen_viewer,
-                      signed_out_panel)
+from .screens import (SignedOut, game_folder, panel_context, render_panel, screen_viewer,
+                      signed_out, signed_out_panel)
 
 bp = Blueprint("screen_stream", __name__, url_prefix="/t/<code>")
+# A phone signed out asking why its stream is refused is told as the screens tell it.
+bp.register_error_handler(SignedOut, signed_out)
 
 # The own part is rendered with this in place of its forms' action id, and compared
 # without the version its forms were made on and their CSRF token (which does not

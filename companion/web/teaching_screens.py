@@ -11,7 +11,7 @@ from ..errors import CompanionError
 from ..i18n import messages
 from ..snapshots import Snapshot
 from ..table import read, teaching
-from .rules_pages import has_rules_page, rules_link
+from .rules_pages import has_rules_page, rule_address, section_now
 from .screens import after_change, panel_with_refusal, screen_viewer
 
 bp = Blueprint("teaching", __name__, url_prefix="/t/<code>")
@@ -32,7 +32,8 @@ def got_it(code: str):
 
 def lesson(table: Snapshot, step: str, text: str) -> dict[str, Any]:
     return {"step": step, "text": messages.render(text, read.names_of(table), html=True),
-            "rule": rules_link(table) if has_rules_page(table.game) else None}
+            "rule": (rule_address(table.game, section_now(table), table.code)
+                     if has_rules_page(table.game) else None)}
 
 
 @bp.app_template_global()

@@ -152,12 +152,13 @@ def test_three_phones_play_big_money_with_a_biz_news_choice(live_server, new_pho
     cat.get_by_role("group", name="Industry die", exact=True).get_by_role(
         "button", name="Biz News").click()
     for phone in (ann, ben, cat, host):
-        expect(phone.locator(".bm-news")).to_contain_text("Biz News: Antitrust Fine")
+        expect(phone.locator(".bm-news:visible")).to_contain_text("Biz News: Antitrust Fine")
     choice = ben.get_by_role("group", name="Your choice")
     expect(choice.get_by_role("button", name=re.compile("^Food"))).to_be_visible()
     expect(choice.get_by_role("button", name=re.compile("^Sports"))).to_be_visible()
     for phone in (ann, cat, host):
-        expect(phone.get_by_text(re.compile("Waiting for Ben to choose"))).to_be_visible()
+        expect(phone.locator(".bm-asked:visible", has_text=re.compile("Waiting for Ben to choose"))
+               ).to_be_visible()
         expect(phone.get_by_role("group", name="Your choice")).to_have_count(0)
     shot(ben, "big-money-phone-biz-news-choice")
     shot(cat, "big-money-phone-biz-news-waiting")

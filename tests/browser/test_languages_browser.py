@@ -76,7 +76,7 @@ def test_a_table_screen_picks_its_language_and_its_live_panel_follows(german_sit
     # The pushed panel (of the new version) is in each phone's own language.
     version = str(table.view()["version"])
     for phone, said in ((ann, "Zahlen von 1 bis 20."), (ben, "Numbers from 1 to 20.")):
-        expect(phone.locator(f"[data-version='{version}']")).to_have_count(1)
+        expect(phone.locator(f"#panel[data-version='{version}']")).to_have_count(1)
         expect(phone.get_by_text(said)).to_be_visible()
     picker_fits(ann)
     screenshot(ann, "language-picker-table-de")

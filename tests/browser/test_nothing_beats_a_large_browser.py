@@ -53,10 +53,11 @@ def test_three_phones_cast_reveal_steal_and_see_a_goal_revealed(live_server, new
     expect(ben.locator(".nbl-prompt")).to_have_text("Cat challenges Ann.")
 
     # Pyramids: three sizes that differ at a glance, each with a name.
-    sizes = [ann.locator(f".nbl-mine .nbl-pyr-{size}").first.bounding_box()["height"]
+    sizes = [ann.locator(f".nbl-seat[data-yours] .nbl-pyr-{size}").first.bounding_box()["height"]
              for size in "LMS"]
     assert sizes[0] > sizes[1] * 1.15 and sizes[1] > sizes[2] * 1.15
-    expect(ann.locator(".nbl-mine").get_by_role("img", name="red Large")).to_be_visible()
+    expect(ann.locator(".nbl-seat[data-yours]").get_by_role("img", name="red Large")
+           ).to_be_visible()
 
     # Cat's cast: tap 1 challenges Ann, tap 2 locks the red Medium.
     cat.get_by_role("button", name="Challenge Ann 4 pieces").click()

@@ -257,7 +257,7 @@ DISPLAY = {"width": 1920, "height": 1080}
 # text to copy, which change nothing).
 DISPLAY_FACTS = ("""(controls) => { const turn = document.querySelector('#panel .turn');
   return {turn: turn.textContent.trim(), size: parseFloat(getComputedStyle(turn).fontSize),
-          last: document.querySelector('.display-last p').textContent.trim(),
+          last: document.querySelector('.display-last li').textContent.trim(),
           used: document.querySelector('#panel').getBoundingClientRect().width / innerWidth,
           wide: document.documentElement.scrollWidth,
           controls: [...document.querySelectorAll(controls)]"""

@@ -58,7 +58,7 @@ def test_the_table_display_follows_the_game_and_the_host_screen_shows_the_way(li
     assert status == 200, body
     expect(display.locator("#panel .turn:visible")).to_have_text("Waiting for Ann.", timeout=SOON)
     assert table.act(table.tokens["Ann"], type="play", value=5, count=2)[0] == 200
-    expect(display.locator(".display-last p")).to_have_text("Ann played a pair of 5s.",
+    expect(display.locator(".display-last li").first).to_have_text("Ann played a pair of 5s.",
                                                             timeout=SOON)
     # (its language picker aside)
     expect(display.locator("main").locator(CONTROLS)).to_have_count(0)
@@ -66,7 +66,7 @@ def test_the_table_display_follows_the_game_and_the_host_screen_shows_the_way(li
     # Now that the game is on, a phone without a seat watches it there.
     stranger.goto(f"{live_server.url}/t/{table.code}")
     expect(stranger).to_have_url(display_url)
-    expect(stranger.locator(".display-last p")).to_have_text("Ann played a pair of 5s.")
+    expect(stranger.locator(".display-last li").first).to_have_text("Ann played a pair of 5s.")
 
 
 def test_a_seat_goes_to_a_new_phone_once_the_host_confirms_by_a_code_typed(live_server,

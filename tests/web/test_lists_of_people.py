@@ -76,7 +76,11 @@ HANDS = {
 def turn_line(client, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 200, url
-    found = re.search(r'<div class="turn[^"]*">(.*?)</div>', response.get_data(as_text=True), re.S)
+    page = response.get_data(as_text=True)
+    # The viewer's own turn line where it reads otherwise than the table's (which it hides).
+    found = (re.search(r'<div id="own-turn" data-own-turn>\s*<div class="turn[^"]*">(.*?)</div>',
+                       page, re.S)
+             or re.search(r'<div class="turn[^"]*">(.*?)</div>', page, re.S))
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", found.group(1))).strip()
 
 

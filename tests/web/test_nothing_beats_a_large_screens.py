@@ -335,7 +335,7 @@ def test_illegal_actions_are_explained_in_place_and_change_nothing(table):
 def normalised(html: str, table: Table) -> str:
     """The page without what differs between two tables anyway: tokens, code, player ids."""
     html = re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
-    html = re.sub(r'name="(csrf_token|action_id)" value="[^"]*"', "", html)
+    html = re.sub(r'name="(csrf_token|action_id)" value="[^"]*"|data-action-id="[^"]*"', "", html)
     for name, player_id in table.ids.items():
         html = re.sub(rf'name="(player|opponent)" value="{player_id}"',
                       rf'name="\1" value="{name}"', html)
