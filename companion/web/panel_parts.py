@@ -75,12 +75,14 @@ def board(table: Snapshot, templates: str, viewer_you: int | None, idle: bool) -
 
 
 def parts_for_viewer(table: Snapshot, viewer: Viewer, view: dict[str, Any],
-                     templates: str) -> dict[str, Any]:
-    """The table's parts of a whole panel for this viewer, and the log's lines they read
-    otherwise than the table."""
+                     templates: str, whole: bool = True) -> dict[str, Any]:
+    """The table's parts of a whole panel for this viewer (unless not `whole`: the own
+    part alone), and the log's lines they read otherwise than the table."""
     if table.state is None:
         return {"public_turn": None, "public": None, "public_log": None, "own_lines": []}
     mine = read.log(table, viewer, limit=LOG_LINES, html=True, newest_first=True)
+    if not whole:
+        return {"own_lines": own_lines(table, mine), "log": mine}
     return {
         "public_turn": public_turn(table, templates),
         "public": board(table, templates, view["you"], idle=not view["actions"]),

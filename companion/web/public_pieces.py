@@ -48,4 +48,7 @@ def changed(before: tuple[str, dict[str, str]], after: tuple[str, dict[str, str]
 
 
 def _out_of_band(piece: str) -> str:
-    return PIECE.sub(lambda start: start.group(0) + OOB, piece, count=1)
+    """A piece that replaces its copy on the page, in a template of its own: a table's row
+    outside a table is dropped where an event's HTML is read, but not in a template."""
+    return "<template>" + PIECE.sub(lambda start: start.group(0) + OOB, piece, count=1) + \
+        "</template>"

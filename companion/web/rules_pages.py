@@ -46,8 +46,8 @@ def rules_link(table: Snapshot) -> str | None:
     return url_for("rules.page", game=table.game, table=table.code, at="now")
 
 
-def section_now(table: Snapshot) -> str:
-    """The section of the rules for the step the table is at."""
+def section_now(table: Snapshot) -> str | None:
+    """The section of the rules for the step the table is at (None: the page's top)."""
     return GAMES[table.game].rule_for(table.state) if table.status == "playing" else "setup"
 
 

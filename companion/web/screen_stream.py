@@ -75,8 +75,8 @@ class ScreenStream:
         """The elements of the viewer's own part as the stream sends them (their action id
         still to be filled in), by id, each with the digest of what in it is a change."""
         own = render_template("table/_own_event.html", fragment=True, oob=True,
-                              **dict(panel_context(seen, self.viewer, self.screen),
-                                     action_id=ACTION_ID))
+                              **dict(panel_context(seen, self.viewer, self.screen,
+                                                   whole=False), action_id=ACTION_ID))
         found = {}
         for element in OWN_ELEMENTS.split(own):
             start = OWN_ID.match(element)

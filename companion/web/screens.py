@@ -66,14 +66,15 @@ def screen_viewer(table: Snapshot, screen: str) -> Viewer:
 
 
 def panel_context(table: Snapshot, viewer: Viewer, screen: str,
-                  error: CompanionError | None = None, second_look: dict | None = None) -> dict:
-    """What a screen's panel shows this viewer."""
+                  error: CompanionError | None = None, second_look: dict | None = None,
+                  whole: bool = True) -> dict:
+    """What a screen's panel shows this viewer (unless not `whole`: its own part)."""
     view = read.view(table, viewer)
     names = read.names_of(table)
     templates = game_folder(table)
     return {
         "table": table, "view": view, "screen": screen, "names": names,
-        **panel_parts.parts_for_viewer(table, viewer, view, templates),
+        **panel_parts.parts_for_viewer(table, viewer, view, templates, whole),
         "folder": GAMES[table.game].folder, "templates": templates,
         "error": error, "second_look": second_look,
         "first_player_role": GAMES[table.game].first_player_role,

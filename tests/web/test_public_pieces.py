@@ -23,9 +23,9 @@ def test_a_part_is_cut_at_its_pieces_each_whole_with_what_it_holds():
 def test_a_change_sends_the_pieces_it_changed_and_the_whole_part_when_the_frame_changed():
     before = cut(SHEET.format(one=3, open="…", entered="0 of 2"))
     after = cut(SHEET.format(one=3, open="✓", entered="1 of 2"))
-    assert changed(before, after) == [
-        '<tr id="open" data-piece hx-swap-oob="morph"><td>✓</td></tr>',
-        '<p id="entered" data-piece hx-swap-oob="morph">1 of 2</p>']
+    assert changed(before, after) == [  # (a row read outside a table needs a template)
+        '<template><tr id="open" data-piece hx-swap-oob="morph"><td>✓</td></tr></template>',
+        '<template><p id="entered" data-piece hx-swap-oob="morph">1 of 2</p></template>']
     assert changed(before, before) == []
     closed = cut(SHEET.format(one=3, open="…", entered="0 of 2").replace("<tbody>", "<tbody>x"))
     assert changed(before, closed) is None
