@@ -21,7 +21,7 @@ from werkzeug.http import parse_accept_header
 
 from ..auth import COOKIE_MAX_AGE
 from ..i18n.reading import request_language
-from .templating import numberformat, translating
+from .templating import numberformat_filter, translating
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = "en"
@@ -187,7 +187,7 @@ def register(app: Flask) -> None:
     # which one shared object would hand from one app (and its catalogs) to the next.
     Babel(app, locale_selector=chosen_locale)
     app.context_processor(translating)
-    app.jinja_env.filters["numberformat"] = numberformat
+    app.jinja_env.filters["numberformat"] = numberformat_filter
     app.jinja_env.filters["datetimeformat"] = datetimeformat
     app.register_blueprint(bp)
     app.after_request(say_which_language)

@@ -20,6 +20,7 @@ from ..snapshots import Snapshot
 from ..table import read
 from . import public_part, public_pieces
 from .languages import current
+from .templating import template_exists
 
 LOG_LINES = 6
 OOB = ' hx-swap-oob="morph"'
@@ -44,6 +45,9 @@ def own_turn_html(table: Snapshot, view: dict[str, Any], screen: str,
     """The viewer's turn line where it reads otherwise than the table's (theirs to play,
     or a game's own words for them); None where it reads the same."""
     templates = "table/" + table_folder(table)
+    awaited = view["you"] is not None and view["you"] in view["waiting_for"]
+    if not awaited and not template_exists(templates + "/_turn_text.html"):
+        return None  # the line a viewer not awaited reads is the table's
     mine = render_template("table/_turn.html", view=view, names=read.names_of(table),
                            templates=templates, screen=screen, fragment=fragment,
                            table=table).strip()

@@ -5,11 +5,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from flask import has_request_context, request
+from flask import current_app, has_request_context, request
 from flask import url_for as flask_url_for
 from flask.templating import Environment
 from babel.numbers import format_decimal
-from jinja2 import TemplateNotFound, pass_eval_context
+from jinja2 import TemplateNotFound, pass_context, pass_eval_context
 from markupsafe import Markup
 
 from ..i18n.reading import request_language
@@ -63,6 +63,18 @@ class TemplateEnvironment(Environment):
         return True
 
 
+def template_exists(name: str) -> bool:
+    """Whether the app has a template of this name (looked for on disk once)."""
+    environment = current_app.jinja_env
+    if isinstance(environment, TemplateEnvironment):
+        return environment.has_template(name)
+    try:
+        environment.get_template(name)
+    except TemplateNotFound:
+        return False
+    return True
+
+
 def url_for(endpoint: str, **values: Any) -> str:
     """Flask's url_for for the templates, each address built once: a panel links to
     its table's screens several times (bench/README.md). Static files (their URL names
@@ -84,8 +96,10 @@ def _address(script_root: str, endpoint: str, values: tuple) -> str:
 def translating() -> dict[str, Any]:
     """A context processor: the templates' `gettext` and `ngettext` (and so `_`) bound
     to the request's catalog once per rendering. Flask-Babel's own find the catalog
-    again for every string (bench/README.md)."""
-    return _bound(request_language().translations)
+    again for every string (bench/README.md). And the language its figures are written
+    in, read once per rendering too (`numberformat_filter`)."""
+    reading = request_language()
+    return {**_bound(reading.translations), "figures_language": reading.language}
 
 
 @lru_cache(maxsize=64)
@@ -120,6 +134,14 @@ def numberformat(number: Any) -> str:
     """Flask-Babel's `numberformat` filter, with the language read once per request
     (`request_language`) and each figure formatted once per language."""
     return _formatted(number, request_language().language)
+
+
+@pass_context
+def numberformat_filter(context: Any, number: Any) -> str:
+    """The templates' `numberformat`: in the language of the rendering (a macro imported
+    without its caller's context reads the request's)."""
+    language = context.get("figures_language") or request_language().language
+    return _formatted(number, language)
 
 
 @lru_cache(maxsize=4096)
