@@ -95,7 +95,7 @@ class Phone:
                     async for event, data in sse_events(reader):
                         if event == "version":
                             self.on_pushed_view(json.loads(data), now(), generation)
-                        elif event == "panel":
+                        elif event in ("panel", "public"):
                             self.on_pushed_panel(data, now(), generation)
                         elif event == "revoked":
                             bench.stats.error("stream", "revoked")
@@ -127,7 +127,9 @@ class Phone:
         self.on_version(data["version"], at, generation)
 
     def on_pushed_panel(self, html: str, at: float, generation: int) -> None:
-        """The screen's stream pushes the rendered panel itself (what htmx swaps in)."""
+        """The screen's stream pushes the rendered panel itself, or at a change the
+        table's parts (and the phone's own part when it changed, which names the same
+        version): what htmx swaps in."""
         found = VERSION_RE.search(html)
         if found:
             if generation == self.group.generation:
