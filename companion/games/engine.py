@@ -424,6 +424,14 @@ class Game(Generic[StateT, OptionsT]):
         The public state is the same whoever the viewer is."""
         raise NotImplementedError
 
+    def own_reads(self, public: dict[str, Any]) -> dict[str, Any]:
+        """Of a public state (`view`'s first part), what a viewer's own part of a screen
+        reads (their moves, their secrets): the screens render a viewer's own part again
+        only when this, or the rest of what it reads, changed. Each value may be cut down
+        to what the screens read of it; in place of the state, it must render the same
+        (tests/web/test_own_part_inputs.py). The whole state by default."""
+        return public
+
     def private_view(self, state: StateT, viewer: int | None) -> dict[str, Any] | None:
         """The viewer's own secrets alone (`view`'s second part): a game whose public
         state is long to build gives them without building it."""

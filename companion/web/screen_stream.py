@@ -11,14 +11,21 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from typing import Any
 
+import orjson
 from flask import Blueprint, render_template, request
 
 from .. import live
 from ..auth import Viewer
+from ..games import GAMES
+from ..jsontext import OPTIONS
 from ..snapshots import Snapshot
 from ..table import read
 from . import panel_parts
+from .languages import current
+from .rules_pages import why_not_lines
+from .teaching_screens import lesson_now, lessons_on_the_display
 from .live_stream import event_stream
 from .screens import (SignedOut, game_folder, panel_context, render_panel, screen_viewer,
                       signed_out, signed_out_panel)
@@ -48,42 +55,79 @@ class ScreenStream:
         self.viewer = viewer
         self.status: str | None = None
         self.own: dict[str, bytes] = {}  # the digest of each own element last sent
+        self.inputs: bytes | None = None  # the digest of what the own part read then
         self.public: tuple[int, panel_parts.Cut] | None = None  # the public part last sent
 
     def message(self, seen: Snapshot) -> str:
         if self.status != seen.status or seen.state is None:
             self.status = seen.status
             html, _ = render_panel(seen, self.viewer, self.screen)
-            self.own, self.public = {}, None
+            self.own, self.public, self.inputs = {}, None, None
             if seen.state is not None:
-                self.own = {key: digest for key, (_, digest) in self.own_elements(seen).items()}
+                self.own_changes(seen)  # what the whole panel holds of the own part
                 self.public = seen.version, panel_parts.public_cut(seen, game_folder(seen))
             return live.sse_lines("panel", html)
         templates = game_folder(seen)
         sent = live.sse_lines("public", panel_parts.public_event(seen, templates, self.public))
         self.public = seen.version, panel_parts.public_cut(seen, templates)
-        elements = self.own_elements(seen)
-        changed = [html for key, (html, digest) in elements.items() if self.own.get(key) != digest]
-        self.own = {key: digest for key, (_, digest) in elements.items()}
+        changed = self.own_changes(seen)
         if changed:
             own = "".join(changed).replace(ACTION_ID, secrets.token_urlsafe(12))
             sent += live.sse_lines(
                 "own", f'<template data-version="{seen.version}"></template>{own}')
         return sent
 
-    def own_elements(self, seen: Snapshot) -> dict[str, tuple[str, bytes]]:
-        """The elements of the viewer's own part as the stream sends them (their action id
-        still to be filled in), by id, each with the digest of what in it is a change."""
-        own = render_template("table/_own_event.html", fragment=True, oob=True,
-                              **dict(panel_context(seen, self.viewer, self.screen,
-                                                   whole=False), action_id=ACTION_ID))
+    def own_changes(self, seen: Snapshot) -> list[str]:
+        """The elements of the viewer's own part that changed since this stream last sent
+        them. The turn line is rendered every time (it names who else is awaited); the
+        rest only when what it reads changed (`own_inputs`)."""
+        context = dict(panel_context(seen, self.viewer, self.screen, whole=False),
+                       action_id=ACTION_ID, fragment=True, oob=True)
         found = {}
-        for element in OWN_ELEMENTS.split(own):
-            start = OWN_ID.match(element)
-            if start:
-                digest = hashlib.blake2b(NOT_A_CHANGE.sub("", element).encode(), digest_size=16)
-                found[start.group(1)] = (element, digest.digest())
-        return found
+        if self.screen != "display":
+            found.update(elements(render_template("table/_own_turn.html", **context)))
+        inputs = own_inputs(seen, context)
+        if inputs != self.inputs:
+            self.inputs = inputs
+            found.update(elements(render_template("table/_own_event.html", **context)))
+        changed = [html for key, (html, digest) in found.items() if self.own.get(key) != digest]
+        self.own.update({key: digest for key, (_, digest) in found.items()})
+        return changed
+
+
+def elements(own: str) -> dict[str, tuple[str, bytes]]:
+    """The own part's elements in `own`, by id, each with the digest of what in it is a
+    change."""
+    found = {}
+    for element in OWN_ELEMENTS.split(own):
+        start = OWN_ID.match(element)
+        if start:
+            digest = hashlib.blake2b(NOT_A_CHANGE.sub("", element).encode(), digest_size=16)
+            found[start.group(1)] = (element, digest.digest())
+    return found
+
+
+def own_inputs(seen: Snapshot, context: dict[str, Any]) -> bytes:
+    """A digest of what a viewer's own part (but its turn line) reads: their view but the
+    public state, the version and who is awaited (whether they are instead), what the game
+    says their moves and secrets read of the public state (`Game.own_reads`), and what the
+    templates work out from the table (their "why not" lines, their lesson, the display's
+    lessons, their undo, the log's lines only they read, the players without a phone)."""
+    view = context["view"]
+    awaited = view["you"] is not None and view["you"] in view["waiting_for"]
+    read = [
+        context["screen"], current(), request.script_root, seen.next_code, awaited,
+        {key: value for key, value in view.items()
+         if key not in ("state", "version", "waiting_for", "turn")},
+        GAMES[seen.game].own_reads(view["state"]) if view["state"] is not None else None,
+        context["can_undo"], context["catalogue"], context["own_lines"],
+        why_not_lines(seen, view), lesson_now(seen, view),
+        lessons_on_the_display(seen) if context["screen"] == "display" else None,
+        [repr(context.get(key)) for key in ("phoneless_turns", "local_waiting",
+                                             "local_secrets")],
+    ]
+    text = orjson.dumps(read, option=OPTIONS, default=repr)  # (repr: the players' seats)
+    return hashlib.blake2b(text, digest_size=16).digest()
 
 
 def panel_message(screen: str, viewer: Viewer):

@@ -435,6 +435,15 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
         (the chart draws a line a team)."""
         return {teams.players_of(state, u)[0]: teams.total(state, u) for u in teams.units(state)}
 
+    # What a player's moves and secrets read of the sheet: not its rows, which change at
+    # every entry (the "entered" line only as whether anyone has entered).
+    OWN_READS = ("bids", "bids_in", "categories", "round", "secret", "entry", "team_scoring",
+                 "teams")
+
+    def own_reads(self, public: dict[str, Any]) -> dict[str, Any]:
+        return {**{key: public.get(key) for key in self.OWN_READS},
+                "entered": bool(public.get("entered"))}
+
     def public_since(self, public: dict[str, Any],
                      actions: list[dict[str, Any]]) -> dict[str, Any] | None:
         """Each seat's rows of the rounds these actions entered or corrected, and the open

@@ -100,6 +100,8 @@ def scoring_rows(state: ScoreSheetState, entries: Mapping[str, Scores],
 
 
 def total(state: ScoreSheetState, unit: int) -> int:
+    if not on(state):  # a player's own rows (a view reads every total at every entry)
+        return sheet.total(state, unit)
     return sum(round_total(state, closed, unit) for closed in state["closed"])
 
 
