@@ -23,6 +23,7 @@ from ..jsontext import OPTIONS
 from ..snapshots import Snapshot
 from ..table import read
 from . import panel_parts
+from .panel_parts import OOB
 from .languages import current
 from .rules_pages import why_not_lines
 from .teaching_screens import lesson_now, lessons_on_the_display
@@ -85,7 +86,7 @@ class ScreenStream:
                        action_id=ACTION_ID, fragment=True, oob=True)
         found = {}
         if self.screen != "display":
-            found.update(elements(render_template("table/_own_turn.html", **context)))
+            found.update(elements(own_turn_element(seen, context)))
         inputs = own_inputs(seen, context)
         if inputs != self.inputs:
             self.inputs = inputs
@@ -93,6 +94,14 @@ class ScreenStream:
         changed = [html for key, (html, digest) in found.items() if self.own.get(key) != digest]
         self.own.update({key: digest for key, (_, digest) in found.items()})
         return changed
+
+
+def own_turn_element(seen: Snapshot, context: dict[str, Any]) -> str:
+    """The viewer's turn line as the stream sends it (table/_own_turn.html; the end of
+    the game, which that template also announces, is a whole panel)."""
+    turn = panel_parts.own_turn_html(seen, context["view"], context["screen"], True)
+    return (f'<div id="own-turn"{OOB}{" data-own-turn" if turn is not None else ""}>'
+            f'{turn or ""}</div>')
 
 
 def elements(own: str) -> dict[str, tuple[str, bytes]]:
