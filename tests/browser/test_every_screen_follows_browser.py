@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import re
 
-import requests
 from flask_babel import force_locale, gettext
 from playwright.sync_api import expect
 
 from companion.i18n.messages import names_listed
 from companion.web.languages import NAMES
-from tests.support.api import Api
+from tests.support.api import Api, log_in
 from tests.support.browser import PHONE, STREAM_OPEN_SPY, console_errors, following, seat_phone
 from tests.support.catalogs import english_in
 
@@ -87,13 +86,7 @@ def waiting_for(app, language: str, player: int, names: dict) -> str:
 
 
 def last_event(server, table, token: str | None, language: str = "en") -> str:
-    headers = {"Accept-Language": language}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    response = requests.get(f"{server.local_url}/api/v1/tables/{table.code}/log",
-                            headers=headers, timeout=10)
-    assert response.status_code == 200, response.text
-    return response.json()["events"][-1]["summary"]
+    return log_in(server, table, token, language)[-1]
 
 
 def watcher_in_german(new_phone, server, code: str):

@@ -4,10 +4,9 @@ the history and the pushed panel in its own language; Polish counts 1, 2 and 5 c
 its three forms (karta, karty, kart) as the banks fill."""
 from __future__ import annotations
 
-import requests
 from playwright.sync_api import expect
 
-from tests.support.api import Api
+from tests.support.api import Api, log_in
 from tests.support.browser import PHONE, console_errors, screenshot
 from tests.support.catalogs import english_in
 
@@ -16,17 +15,6 @@ TV = {"width": 1920, "height": 1080}
 # none beats another, so each stays on its display and is banked at its owner's next
 # turn), each followed by a draw from the deck. The banks fill 1, then 2 and 2, then 5.
 SETS = ((1, 1), (2, 2), (3, 1), (4, 3), (5, 1))
-
-
-def log_in(server, table, token: str | None, language: str) -> list[str]:
-    """The table's log as the API gives it to `token` in `language`."""
-    headers = {"Accept-Language": language}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    response = requests.get(f"{server.local_url}/api/v1/tables/{table.code}/log",
-                            headers=headers, timeout=10)
-    assert response.status_code == 200, response.text
-    return [line["summary"] for line in response.json()["events"]]
 
 
 def screen_of(new_phone, site_url: str, path: str, language: str, cookies: list,

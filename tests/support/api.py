@@ -92,3 +92,14 @@ class Seated:
     def finish(self) -> None:
         """Play the table to its end with bot moves."""
         self.bot.play()
+
+
+def log_in(server, table, token: str | None, language: str) -> list[str]:
+    """The table's log as the API gives it to `token` in `language`."""
+    headers = {"Accept-Language": language}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    response = requests.get(f"{server.local_url}/api/v1/tables/{table.code}/log",
+                            headers=headers, timeout=10)
+    assert response.status_code == 200, response.text
+    return [line["summary"] for line in response.json()["events"]]
