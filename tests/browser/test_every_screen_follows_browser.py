@@ -15,7 +15,8 @@ from playwright.sync_api import expect
 from companion.i18n.messages import names_listed
 from companion.web.languages import NAMES
 from tests.support.api import Api, log_in
-from tests.support.browser import PHONE, STREAM_OPEN_SPY, console_errors, following, seat_phone
+from tests.support.browser import (PHONE, STREAM_OPEN_SPY, console_errors, following, seat_phone,
+                                   wait_until)
 from tests.support.catalogs import english_in
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
@@ -167,13 +168,23 @@ def test_six_phones_a_display_and_a_german_watcher_follow_every_move(production_
         return {said(app, "en", f"From the {source} (%(count)s)",
                      count=own["state"][source]) for source in action["source"]}
 
+    def made(phone, before: int) -> None:
+        """Wait until the mover's phone holds a version after `before`: the move is made,
+        and what every screen should show is read from the table after it."""
+        wait_until(phone, "Number(document.getElementById('panel')"
+                          f".getAttribute('data-version')) > {before}")
+
     for count, value, source in TURNS:
         name = names[table.view()["waiting_for"][0]]
         phone = phones[name]
         phone.get_by_role("button", name=f"Play {count} × {value}", exact=True).click()
+        before = table.view()["version"]
         phone.get_by_role("button", name="Confirm").click()
+        made(phone, before)
         every_screen_shows_it(name)
+        before = table.view()["version"]
         phone.get_by_role("button", name=re.compile(f"^From the {source} ")).click()
+        made(phone, before)
         every_screen_shows_it(name)
 
     banks = sorted(seat["bank_cards"] for seat in table.view()["state"]["seats"])
