@@ -180,6 +180,14 @@ def competition_places(scored: Sequence[tuple[int, tuple[Any, ...]]]) -> list[tu
     return places
 
 
+def own_seat(public: dict[str, Any], you: int | None, *keys: str) -> list[dict[str, Any]]:
+    """Viewer `you`'s seat of a public state, cut down to `keys`, as a list of one (none
+    for the host or the display): what `Game.own_reads` names of the seats when a viewer's
+    secrets read their own seat."""
+    return [{key: seat.get(key) for key in ("player", *keys)}
+            for seat in public["seats"] if seat["player"] == you]
+
+
 def mentions(value: Any, secret: Any) -> bool:
     """Whether plain data holds a secret as `secrets` declares one: a text anywhere (a
     card), a keyed value under its key ({"bank_total": 12}), or any item of a list."""
@@ -424,11 +432,13 @@ class Game(Generic[StateT, OptionsT]):
         The public state is the same whoever the viewer is."""
         raise NotImplementedError
 
-    def own_reads(self, public: dict[str, Any]) -> dict[str, Any]:
-        """Of a public state (`view`'s first part), what a viewer's own part of a screen
-        reads (their moves, their secrets): the screens render a viewer's own part again
-        only when this, or the rest of what it reads, changed. Each value may be cut down
-        to what the screens read of it; in place of the state, it must render the same
+    def own_reads(self, public: dict[str, Any], you: int | None,
+                  actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Of a public state (`view`'s first part), what the own part of viewer `you`
+        (None: the host or the display) reads when offered `actions`: their moves and
+        secrets. The screens render a viewer's own part again only when this, or the rest
+        of what it reads, changed. Each value may be cut down to what the screens read of
+        it; in place of the state, it must render the same
         (tests/web/test_own_part_inputs.py). The whole state by default."""
         return public
 

@@ -128,7 +128,8 @@ def own_inputs(seen: Snapshot, context: dict[str, Any]) -> bytes:
         context["screen"], current(), request.script_root, seen.next_code, awaited,
         {key: value for key, value in view.items()
          if key not in ("state", "version", "waiting_for", "turn")},
-        GAMES[seen.game].own_reads(view["state"]) if view["state"] is not None else None,
+        (GAMES[seen.game].own_reads(view["state"], view["you"], view["actions"])
+         if view["state"] is not None else None),
         context["can_undo"], context["catalogue"], context["own_lines"],
         why_not_lines(seen, view), lesson_now(seen, view),
         lessons_on_the_display(seen) if context["screen"] == "display" else None,

@@ -12,7 +12,7 @@ from flask import render_template
 from companion.auth import PUBLIC, Viewer
 from companion.games import GAMES
 from companion.table import read
-from companion.web.screen_stream import ACTION_ID, NOT_A_CHANGE
+from companion.web.screen_stream import ACTION_ID, NOT_A_CHANGE, own_inputs
 from companion.web.screens import panel_context
 from tests.support.api import Api
 
@@ -31,7 +31,8 @@ def own_part(app, code: str, viewer: Viewer, screen: str, cut: bool) -> str:
         if cut:
             view = context["view"]
             awaited = view["you"] is not None and view["you"] in view["waiting_for"]
-            context["view"] = dict(view, state=GAMES[table.game].own_reads(view["state"]),
+            reads = GAMES[table.game].own_reads(view["state"], view["you"], view["actions"])
+            context["view"] = dict(view, state=reads,
                                    waiting_for=[view["you"]] if awaited else [], turn=None)
         own = render_template("table/_own_event.html", **dict(
             context, action_id=ACTION_ID, fragment=True, oob=True))
@@ -59,3 +60,23 @@ def test_an_own_part_reads_of_the_table_only_what_its_game_says(app, game, optio
             break
         token, action = table.next_move()
         table.act(token, **action)
+
+
+def inputs(app, code: str, player: int) -> bytes:
+    with app.test_request_context("/"):
+        table = read.find(code)
+        viewer = Viewer(player_id=player)
+        return own_inputs(table, panel_context(table, viewer, "phone", whole=False))
+
+
+def test_another_players_go_big_move_leaves_what_a_waiting_phones_own_part_reads(app):
+    """Go Big's own part reads the table only where it offers moves: another player's
+    move leaves what a waiting phone's own part reads as it was."""
+    api = Api(client=app.test_client(), app=app)
+    table = api.table("go-big", players=("Ann", "Ben", "Cat", "Dan"))
+    cat = table.ids["Cat"]
+    before = inputs(app, table.code, cat)
+    table.act(table.tokens["Ann"], type="play", value=2, count=1)
+    table.act(table.tokens["Ann"], type="draw", source="deck")
+    assert inputs(app, table.code, cat) == before
+    assert inputs(app, table.code, table.ids["Ben"]) != inputs(app, table.code, cat)

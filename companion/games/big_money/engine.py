@@ -368,6 +368,11 @@ class BigMoney(Game[BigMoneyState, BigMoneyOptions]):
         """Everything is public except the order of the Biz News deck."""
         return public_view(state), None
 
+    def own_reads(self, public: dict[str, Any], you: int | None,
+                  actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Nothing is secret: only a player's moves read the table."""
+        return public if actions else {}
+
     def result(self, state: BigMoneyState) -> Result | None:
         last_bill = state["last_bill"]
         if not is_over(state) or last_bill is None:

@@ -24,7 +24,7 @@ import random
 from typing import Any
 
 from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing,
-                      StrictModel, competition_places)
+                      StrictModel, competition_places, own_seat)
 from ..messages import Message, Player, listed, message, plural
 from .teaching import LESSONS
 from .cards import (DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS, card_label,
@@ -430,6 +430,14 @@ class BigTop(Game[BigTopState, BigTopOptions]):
     def view(self, state: BigTopState,
              viewer: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         return public_view(state), private_view(state, viewer)
+
+    def own_reads(self, public: dict[str, Any], you: int | None,
+                  actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """A hand reads the step, the variant and whether its owner entered it."""
+        if actions:
+            return public
+        return {"step": public["step"], "variant": public["variant"],
+                "seats": own_seat(public, you, "entered")}
 
     def result(self, state: BigTopState) -> Result | None:
         if state["step"] != "over":

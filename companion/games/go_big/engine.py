@@ -250,6 +250,11 @@ class GoBig(Game[GoBigState]):
                        "bank": {v: n for v, n in seat["bank"].items() if n}}
         return public_state, private
 
+    def own_reads(self, public: dict[str, Any], you: int | None,
+                  actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """A bank reads nothing of the table; a move reads the displays and the piles."""
+        return public if actions else {}
+
     def result(self, state: GoBigState) -> Result | None:
         if not state["finished"]:
             return None

@@ -34,7 +34,8 @@ import copy
 import random
 from typing import Any
 
-from ..engine import Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel
+from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel,
+                      own_seat)
 from ..messages import Message, Param, Player, message, players, text_json
 from .teaching import LESSONS
 from .goals import check_player_goals, win_sentence
@@ -381,6 +382,16 @@ class NothingBeatsALarge(Game[NothingBeatsALargeState, NothingBeatsALargeOptions
         private = {"goals": list(seat["goals"]), "completed": list(seat["completed"]),
                    "cast": hidden.get(str(viewer)), "locked": str(viewer) in hidden}
         return public_state, private
+
+    def own_reads(self, public: dict[str, Any], you: int | None,
+                  actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Goal cards read the step, the last cast, who casts and their owner's pieces."""
+        if actions:
+            return public
+        cast = public["cast"]
+        return {"step": public["step"], "last_cast": public["last_cast"],
+                "cast": cast and {"between": cast["between"]},
+                "seats": own_seat(public, you, "pieces")}
 
     @staticmethod
     def _public_cast(state: NothingBeatsALargeState) -> dict[str, Any] | None:

@@ -440,7 +440,8 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
     OWN_READS = ("bids", "bids_in", "categories", "round", "secret", "entry", "team_scoring",
                  "teams")
 
-    def own_reads(self, public: dict[str, Any]) -> dict[str, Any]:
+    def own_reads(self, public: dict[str, Any], you: int | None,
+                  actions: list[dict[str, Any]]) -> dict[str, Any]:
         return {**{key: public.get(key) for key in self.OWN_READS},
                 "entered": bool(public.get("entered"))}
 
