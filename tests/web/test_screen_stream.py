@@ -49,8 +49,13 @@ def test_a_move_sends_every_screen_the_same_table_parts_and_own_parts_only_where
         publics = {sent[label] for label in streams}
         assert len(publics) == 1  # the same bytes for every screen
         public = publics.pop()
-        assert all(part in public for part in OOB_PARTS) and "&lt;" not in public
+        assert OOB_PARTS[0] in public and OOB_PARTS[2] in public and "&lt;" not in public
         assert f'data-version="{version + 2}"' in public
+        # Of the board, the pieces the draw changed: the deck, Ann's hand, whose turn.
+        assert OOB_PARTS[1] not in public and f'data-base="{version + 1}"' in public
+        changed = {f"go-big-seat-{table.ids[name]}" for name in ("Ann", "Ben")} | {
+            "go-big-counts"}
+        assert set(re.findall(r'id="([\w-]+)" data-piece hx-swap-oob', public)) == changed
         assert "Ann drew 2 cards from the deck." in text_of(public)
         assert "Your turn" not in public and "data-yours" not in public
         # Ann drew (her hand, her undo) and Ben's turn came (his moves): their own parts.
