@@ -31,7 +31,7 @@ def main() -> None:
     from companion.table import moves, read
     from companion.auth import viewer_for_token
     from companion.extensions import db
-    from companion.web import screens
+    from companion.web import panel_parts, screens
 
     rng = random.Random(1)
 
@@ -79,7 +79,7 @@ def main() -> None:
                 read.view(table, viewer)
                 parts["view"] = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                read.log(table, viewer, limit=screens.LOG_LINES, html=True)
+                read.log(table, viewer, limit=panel_parts.LOG_LINES, html=True)
                 parts["log"] = time.perf_counter() - t0
                 t0 = time.perf_counter()
                 moves.can_undo(table, viewer)

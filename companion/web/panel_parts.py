@@ -16,6 +16,7 @@ from flask import render_template, request
 from markupsafe import Markup
 
 from ..auth import PUBLIC, Viewer
+from ..games import GAMES
 from ..snapshots import Snapshot
 from ..table import read
 from . import public_part, public_pieces
@@ -26,7 +27,14 @@ LOG_LINES = 6
 OOB = ' hx-swap-oob="morph"'
 
 
-def _shared_key(table: Snapshot, kind: str) -> tuple:
+def game_folder(table: Snapshot) -> str:
+    """Where the game's own screen templates are (_actions, _private, _public, ...)."""
+    return "table/" + GAMES[table.game].folder
+
+
+def _shared_key(kind: str) -> tuple:
+    """What names a table's part of a version: the part, the address prefix (should a
+    proxy serve the app under several) and the language."""
     return (kind, request.script_root, current())
 
 
@@ -37,14 +45,14 @@ def public_turn(table: Snapshot, templates: str) -> Markup:
                                names=read.names_of(table), templates=templates,
                                screen="display", fragment=False, table=table)
         return Markup(turn.strip())
-    return table.memo(_shared_key(table, "public-turn"), render)
+    return table.memo(_shared_key("public-turn"), render)
 
 
 def own_turn_html(table: Snapshot, view: dict[str, Any], screen: str,
                   fragment: bool) -> Markup | None:
     """The viewer's turn line where it reads otherwise than the table's (theirs to play,
     or a game's own words for them); None where it reads the same."""
-    templates = "table/" + table_folder(table)
+    templates = game_folder(table)
     awaited = view["you"] is not None and view["you"] in view["waiting_for"]
     if not awaited and not template_exists(templates + "/_turn_text.html"):
         return None  # the line a viewer not awaited reads is the table's
@@ -55,18 +63,13 @@ def own_turn_html(table: Snapshot, view: dict[str, Any], screen: str,
     return None if mine == shared else Markup(mine)
 
 
-def table_folder(table: Snapshot) -> str:
-    from ..games import GAMES
-    return GAMES[table.game].folder
-
-
 def public_log(table: Snapshot) -> list[dict]:
     return read.log(table, PUBLIC, limit=LOG_LINES, html=True, newest_first=True)
 
 
 def public_log_html(table: Snapshot) -> Markup:
     """The last lines of the log as the table reads them."""
-    return table.memo(_shared_key(table, "public-log"), lambda: Markup(
+    return table.memo(_shared_key("public-log"), lambda: Markup(
         render_template("table/_log.html", log=public_log(table)).strip()))
 
 
@@ -107,7 +110,7 @@ Cut = tuple  # a public part's frame and pieces (public_pieces.cut)
 
 def public_cut(table: Snapshot, templates: str) -> Cut:
     """The game's public part of this version, cut into its frame and pieces."""
-    return table.memo(_shared_key(table, "public-cut"), lambda: public_pieces.cut(
+    return table.memo(_shared_key("public-cut"), lambda: public_pieces.cut(
         public_part.shared_html(table, templates, LOG_LINES)))
 
 
@@ -130,5 +133,5 @@ def public_event(table: Snapshot, templates: str, since: tuple[int, Cut] | None)
         log = str(public_log_html(table)).replace('<section class="log" id="public-log"',
                                                   f'<section class="log" id="public-log"{OOB}', 1)
         return turn + board + log
-    key = _shared_key(table, "public-event") + (since[0] if since is not None else None,)
+    key = _shared_key("public-event") + (since[0] if since is not None else None,)
     return table.memo(key, render)

@@ -20,7 +20,7 @@ from ..table.replaying import Step
 from ..transfer import ImportRefused, parse_json
 from ..i18n import messages
 from . import public_part
-from .screens import LOG_LINES, game_folder
+from .panel_parts import LOG_LINES, game_folder
 
 bp = Blueprint("replay", __name__)
 

@@ -23,12 +23,12 @@ from ..jsontext import OPTIONS
 from ..snapshots import Snapshot
 from ..table import read
 from . import panel_parts
-from .panel_parts import OOB
+from .panel_parts import OOB, game_folder
 from .languages import current
 from .rules_pages import why_not_lines
 from .teaching_screens import lesson_now, lessons_on_the_display
 from .live_stream import event_stream
-from .screens import (SignedOut, game_folder, panel_context, render_panel, screen_viewer,
+from .screens import (SignedOut, panel_context, render_panel, screen_viewer,
                       signed_out, signed_out_panel)
 
 bp = Blueprint("screen_stream", __name__, url_prefix="/t/<code>")

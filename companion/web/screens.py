@@ -20,19 +20,12 @@ from ..snapshots import Snapshot
 from ..table import moves, read, seating
 from ..table.result_text import result_text
 from . import entry_checks, languages, links, options_form, panel_parts
-from .form_actions import form_action
 from .errors import error_answer
+from .form_actions import form_action
 from .lobby import set_cookie
+from .panel_parts import game_folder
 
 bp = Blueprint("screens", __name__, url_prefix="/t/<code>")
-
-LOG_LINES = panel_parts.LOG_LINES
-
-
-def game_folder(table: Snapshot) -> str:
-    """Where the game's own screen templates are (_actions, _private, _public, ...)."""
-    return "table/" + GAMES[table.game].folder
-
 
 LOCAL_SCREEN = re.compile(r"as-(\d{1,12})")
 NOT_SEATED = lazy_gettext("This device is not seated at this table: if the seat is yours, ask "
