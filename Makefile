@@ -11,7 +11,7 @@ TEST_WORKERS ?= 2
 
 # What the server needs, and no more, and the translations' catalogs compiled. The result's
 # picture is drawn in DejaVu Sans, a pinned npm package (package-lock.json), like htmx.
-install: $(VENV)/.installed static/vendor/.installed catalogs
+install: $(VENV)/.installed static/vendor/.installed static/vendor/app.js catalogs
 
 # And what the tests need: pytest and its helpers, Playwright, axe-core, Lighthouse.
 install-test: install $(VENV)/.installed-test node_modules/.installed-test
@@ -47,6 +47,11 @@ static/vendor/.installed: package.json package-lock.json
 	cp node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf \
 	   node_modules/dejavu-fonts-ttf/LICENSE static/vendor/fonts/
 	touch $@
+
+# The page's script as phones load it: static/app.js without its comments and with short
+# local names (terser, pinned like htmx), made again whenever static/app.js changes.
+static/vendor/app.js: static/app.js static/vendor/.installed
+	node node_modules/terser/bin/terser static/app.js --compress --mangle --output $@
 
 node_modules/.installed-test: static/vendor/.installed
 	npm ci --no-audit --no-fund --loglevel=error
