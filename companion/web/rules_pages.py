@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from pydantic import ValidationError
 
-from ..errors import RuleRef
+from ..errors import CompanionError, RuleRef
 from ..games import GAMES
 from ..i18n import messages
 from ..snapshots import Snapshot
@@ -87,15 +87,23 @@ def setup_lines(table: Snapshot) -> list[str]:
     return [messages.render(line, {}) for line in engine.setup_checklist(options, players)]
 
 
+def table_of_the_link(code: str | None, game: str) -> Snapshot | None:
+    """The table a rules link was followed from, while it is there and plays this game:
+    a link kept from a table since removed, or naming another game's, opens the rules
+    alone."""
+    try:
+        table = read.find(code) if code else None
+    except CompanionError:
+        return None
+    return table if table is not None and table.game == game else None
+
+
 @bp.get("/rules/<game>")
 def page(game: str):
     if not has_rules_page(game):
         abort(404)
     engine = GAMES[game]
-    code = request.args.get("table")
-    table = read.find(code) if code else None
-    if table is not None and table.game != game:
-        table = None
+    table = table_of_the_link(request.args.get("table"), game)
     if table is not None and request.args.get("at") == "now":
         return redirect(rule_address(game, section_now(table), table.code), code=303)
     checklist = setup_lines(table) if table is not None else []

@@ -112,6 +112,13 @@ def test_opened_from_a_table_the_page_names_the_game_it_plays(client):
     assert "The rules of Score sheet" in page_of(client, "score-sheet", "en", table=golf.code)
 
 
+def test_a_link_naming_no_table_there_opens_the_rules_alone(client):
+    for query in ("table=NOPE", "table=NOPE&at=now", "table=" + "X" * 300):
+        answer = client.get(f"/rules/go-big?{query}")
+        assert answer.status_code == 200, query
+        assert "The rules of Go Big" in answer.get_data(as_text=True)
+
+
 def test_check_of_a_body_that_is_no_action_is_a_bad_request(client):
     api = Api(client=client)
     table = api.table("go-big")
