@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 from companion.games import GAMES
 from companion.web.languages import SHIPPED
@@ -15,6 +16,8 @@ from tests.support.players import (VARIANTS, big_seed, new_action_id, new_table,
 from tests.support.referee import Referee
 from tests.support.secrecy_guard import Guard, history_items, log_items
 from tests.support.streams import HTML_EVENTS, Stream, version_of
+
+BASE = re.compile(r'data-base="(\d+)"')
 
 # The first game of each is played with the defaults but for its length: Big Top's rulebook
 # has three players deal twice each, and the second round of deals only repeats the
@@ -67,8 +70,10 @@ class Game:
         self.public = next(c for c in self.clients if c.token is None)
         self.guard = Guard(self.engine, self.seed, self.names)
         self.streams: list[tuple[Client, Stream]] = []
-        # The table's parts each version sent, per language: the same for every screen.
-        self.public_events: dict[tuple[int | None, str], str] = {}
+        # The table's parts each version sent, per language and per the version they build
+        # on (a stream that wakes after two moves builds on an older one): the same for
+        # every screen.
+        self.public_events: dict[tuple[int | None, str | None, str], str] = {}
         self.open_streams(base, streams)
         self.moves = 0
         self.shape: list = []
@@ -164,8 +169,9 @@ class Game:
                     if name in HTML_EVENTS:  # a screen's stream: its panel, or its parts
                         self.guard.html(data, client.player, f"{stream.label} {name}")
                         if name == "public":  # the same bytes for every screen
-                            seen = self.public_events.setdefault(
-                                (version_of(event), client.language), data)
+                            base = BASE.search(data)
+                            key = (version_of(event), base and base.group(1), client.language)
+                            seen = self.public_events.setdefault(key, data)
                             assert seen == data, f"{stream.label}: its table parts differ"
                         continue
                     # The event carries the viewer's view: searched as JSON, where its

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+from companion.auth import PUBLIC
+from companion.table import read
+from companion.web.screen_stream import ScreenStream
 from tests.support.api import Api
 from tests.support.pages import text_of
 from tests.support.streams import Stream
@@ -149,3 +152,30 @@ def test_an_entry_on_a_score_sheet_sends_the_pieces_it_changed(live_server):
     finally:
         for stream in streams.values():
             stream.close()
+
+
+def test_a_stream_that_wakes_after_two_moves_is_sent_the_table_parts_built_on_what_it_had(
+        live_server):
+    """Streams that were sent the same version are sent the same bytes; one that slept
+    through a move builds on the version it had (or is sent the board whole), so the bytes
+    of a version are the same for every screen that builds on the same one."""
+    api = Api(live_server.url, app=live_server.app)
+    table = api.table()
+    seen = []
+    with live_server.app.test_request_context(f"/d/{table.code}/events"):
+        seen.append(read.find(table.code))
+        table.act(table.tokens["Ann"], type="play", value=2, count=1)
+        seen.append(read.find(table.code))
+        table.act(table.tokens["Ann"], type="draw", source="deck")
+        seen.append(read.find(table.code))
+        awake, asleep, also_asleep = (ScreenStream("display", PUBLIC) for _ in range(3))
+        for stream in (awake, asleep, also_asleep):
+            assert stream.message(seen[0]).startswith("event: panel")
+        awake.message(seen[1])
+        sent = {label: stream.message(seen[2]) for label, stream in
+                (("awake", awake), ("asleep", asleep), ("also asleep", also_asleep))}
+    first, second, last = (snapshot.version for snapshot in seen)
+    assert f'data-base="{second}"' in sent["awake"]
+    assert f'data-base="{first}"' in sent["asleep"] and sent["asleep"] == sent["also asleep"]
+    assert sent["awake"] != sent["asleep"]
+    assert all(f'data-version="{last}"' in event for event in sent.values())
