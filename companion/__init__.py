@@ -98,6 +98,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.filters.update(public_part.FILTERS)
     app.jinja_env.globals.update(public_part.GLOBALS)
     app.jinja_env.globals["own_turn_html"] = panel_parts.own_turn_html
+    app.jinja_env.globals["own_turn_element"] = panel_parts.own_turn_element
     app.jinja_env.globals.update(sheet_pieces.GLOBALS)
 
     _watch_other_processes(app)

@@ -63,6 +63,18 @@ def own_turn_html(table: Snapshot, view: dict[str, Any], screen: str,
     return None if mine == shared else Markup(mine)
 
 
+def own_turn_element(turn: Markup | None, oob: bool = False,
+                     announced: str | None = None) -> Markup:
+    """The element of the viewer's turn line (`turn`: own_turn_html's), marked where it
+    stands for the table's (which the page then hides); with `announced`, what screen
+    readers are told with it. The panel and the stream both send this one."""
+    told = Markup('<div hx-swap-oob="innerHTML:#announcer">{}</div>').format(announced) \
+        if announced else ""
+    return Markup('<div id="own-turn"{}{}>{}{}</div>').format(
+        Markup(OOB) if oob else "", Markup(" data-own-turn") if turn is not None else "",
+        turn or "", told)
+
+
 def public_log(table: Snapshot) -> list[dict]:
     return read.log(table, PUBLIC, limit=LOG_LINES, html=True, newest_first=True)
 

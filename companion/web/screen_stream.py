@@ -23,7 +23,7 @@ from ..jsontext import OPTIONS
 from ..snapshots import Snapshot
 from ..table import read
 from . import panel_parts
-from .panel_parts import OOB, game_folder
+from .panel_parts import game_folder
 from .languages import current
 from .rules_pages import why_not_lines
 from .teaching_screens import lesson_now, lessons_on_the_display
@@ -97,11 +97,10 @@ class ScreenStream:
 
 
 def own_turn_element(seen: Snapshot, context: dict[str, Any]) -> str:
-    """The viewer's turn line as the stream sends it (table/_own_turn.html; the end of
-    the game, which that template also announces, is a whole panel)."""
+    """The viewer's turn line as the stream sends it (the end of the game, which the
+    panel also announces, is a whole panel)."""
     turn = panel_parts.own_turn_html(seen, context["view"], context["screen"], True)
-    return (f'<div id="own-turn"{OOB}{" data-own-turn" if turn is not None else ""}>'
-            f'{turn or ""}</div>')
+    return str(panel_parts.own_turn_element(turn, oob=True))
 
 
 def elements(own: str) -> dict[str, tuple[str, bytes]]:
