@@ -86,7 +86,7 @@ class ScreenStream:
                        action_id=ACTION_ID, fragment=True, oob=True)
         found = {}
         if self.screen != "display":
-            found.update(elements(own_turn_element(seen, context)))
+            found.update(elements(streamed_turn_line(seen, context)))
         inputs = own_inputs(seen, context)
         if inputs != self.inputs:
             self.inputs = inputs
@@ -96,7 +96,7 @@ class ScreenStream:
         return changed
 
 
-def own_turn_element(seen: Snapshot, context: dict[str, Any]) -> str:
+def streamed_turn_line(seen: Snapshot, context: dict[str, Any]) -> str:
     """The viewer's turn line as the stream sends it (the end of the game, which the
     panel also announces, is a whole panel)."""
     turn = panel_parts.own_turn_html(seen, context["view"], context["screen"], True)
