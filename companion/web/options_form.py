@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from functools import cache
 from typing import Any, overload
 
 from flask_babel import format_decimal, gettext, ngettext
@@ -151,11 +152,18 @@ def _optional_choice(schema: dict) -> list | None:
     return None
 
 
+@cache
+def options_schema(engine: Game) -> dict[str, Any]:
+    """The JSON schema of the game's options, made once (pydantic makes it anew at each
+    call, and every new-table form and its every refusal read it). Read only."""
+    return engine.Options.model_json_schema()
+
+
 def fields(engine: Game, saved: dict | None = None, chosen: dict | None = None,
            suggestions: dict[str, list[str]] | None = None) -> list[Field]:
     """The form's fields: defaults are the game's own, under the server's saved ones. A
     required option (a score sheet's game name) has no default: it is typed."""
-    schema = engine.Options.model_json_schema()
+    schema = options_schema(engine)
     required = set(schema.get("required", []))
     defaults = {**engine.default_options().model_dump(mode="json"), **(saved or {})}
     for name in required - set(saved or {}):
@@ -216,7 +224,7 @@ def read(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
         elif field.kind == "lines":
             value = _lines(form.get(field.name, ""), field)
         elif field.kind == "rows":
-            value = _rows(form, field, engine.Options.model_json_schema())
+            value = _rows(form, field, options_schema(engine))
         elif field.kind == "select" and None in (field.choices or []):
             value = form.get(field.name) or None
         else:
@@ -313,7 +321,7 @@ def typed(engine: Game, form: MultiDict, saved: dict | None = None) -> dict:
         elif field.kind == "choices":
             kept[field.name] = form.getlist(field.name)
         elif field.kind == "rows":
-            kept[field.name] = _rows(form, field, engine.Options.model_json_schema(), False)
+            kept[field.name] = _rows(form, field, options_schema(engine), False)
         elif field.kind == "lines" and field.name in form:
             kept[field.name] = [line.strip() for line in form[field.name].splitlines()
                                 if line.strip()]
@@ -332,7 +340,7 @@ def check(engine: Game, chosen: dict, saved: dict | None = None) -> None:
 
 def refusal(engine: Game, error: ErrorDetails) -> str:
     """One of pydantic's errors about the options as the host reads it."""
-    properties = engine.Options.model_json_schema().get("properties", {})
+    properties = options_schema(engine).get("properties", {})
     where = error["loc"][0] if error["loc"] else None
     kind, context = error["type"], error.get("ctx", {})
     if where not in properties or kind == "value_error":
