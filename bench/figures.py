@@ -34,6 +34,7 @@ class Stats:
         self.action_errors = 0
         self.fetch_errors = 0
         self.fetches = 0
+        self.views_for_moves = 0  # GETs of a view only to learn the mover's moves
         self.stream_drops = 0
         self.stream_failures = 0
         self.setup_errors = 0

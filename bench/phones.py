@@ -14,14 +14,14 @@ from urllib.parse import urlencode
 
 from figures import Record, Stats
 from httpc import Client, HttpError, now, open_stream, sse_events
+from phone_moves import choose, moves_on_page
 
 SEATS = 6
 GRACE = 10.0         # after a phase (or a game's end), how long late deliveries still count
 STREAM_RETRY = 2.0   # the server's `retry: 2000`: what EventSource waits to reconnect
 
 # The version of the panel a page holds (what the page's script compares before swapping
-# a pushed panel in): how the bench sees that an HTML phone shows a version. Moves are never
-# read from markup: always from the `actions` of the API's view.
+# a pushed panel in): how the bench sees that an HTML phone shows a version.
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 CSRF_RE = re.compile(r'"X-CSRFToken": "([^"]+)"')
 
@@ -49,7 +49,7 @@ class Phone:
         self.held_log: deque = deque(maxlen=64)
         self.view_version = -1
         self.view_log: deque = deque(maxlen=64)
-        self.actions: list[dict] = []  # the moves of the newest API view it holds
+        self.actions: list[dict] = []  # the moves of the newest view (or own part) it holds
         self.actions_version = -1  # that view's version
         self.fetch_pending = False
         self.fetching = False
@@ -95,7 +95,7 @@ class Phone:
                     async for event, data in sse_events(reader):
                         if event == "version":
                             self.on_pushed_view(json.loads(data), now(), generation)
-                        elif event in ("panel", "public"):
+                        elif event in ("panel", "public", "own"):
                             self.on_pushed_panel(data, now(), generation)
                         elif event == "revoked":
                             bench.stats.error("stream", "revoked")
@@ -193,7 +193,7 @@ class Phone:
     def on_panel(self, html: str, at: float) -> None:
         found = VERSION_RE.search(html)
         if found:
-            self.on_view(int(found.group(1)), at)
+            self.on_view(int(found.group(1)), at, moves_on_page(html))
 
     def on_view(self, version: int, at: float, actions: list[dict] | None = None) -> None:
         """The phone shows the table at `version`: a panel, or the API's view with the
@@ -207,15 +207,6 @@ class Phone:
             self.view_log.append((version, at))
             self.group.delivered(self, version, at, fetched=True)
         self.group.check_ready()
-
-
-def choose(actions: list[dict], rng: random.Random) -> dict:
-    """A random legal Go Big move from a view's `actions`: a listed set to play, or a
-    listed source to draw from."""
-    template = actions[0]
-    if template["type"] == "play":
-        return {"type": "play", **rng.choice(template["sets"])}
-    return {"type": "draw", "source": rng.choice(template["source"])}
 
 
 class Group:
@@ -312,12 +303,14 @@ class Group:
             self.bench.ready.append(self)
 
     async def moves(self, phone: Phone) -> list[dict]:
-        """What the phone may do now, from the `actions` of the API's view: the view it
-        holds when that is the newest (an API phone's stream pushes it; an action's answer
-        carries it), else one GET of the view with its token (the HTML page's first move
-        of a turn: a request a browser does not make, as its player reads the page)."""
-        if phone.actions_version >= self.version:
+        """What the phone may do now: the `actions` of the API's view it holds when that
+        is the newest (an API phone's stream pushes it; an action's answer carries it); on
+        the HTML page, the forms of its own part (sent whenever that part changed, so what
+        it holds is the newest). Failing those, one GET of the view with its token,
+        counted (`views_for_moves`): a request a browser does not make."""
+        if phone.actions_version >= self.version or (phone.kind == "html" and phone.actions):
             return phone.actions
+        self.bench.stats.views_for_moves += 1
         view = await self.bench.call(phone.client, "GET", f"/api/v1/tables/{self.code}",
                                      phone.token)
         phone.on_view(view["version"], now(), view["actions"])

@@ -35,6 +35,7 @@ def print_report(results: dict, phases: list[Stats], steps: list[Stats]) -> None
                                                f"{s.setup_errors}")
     row("streams dropped / failed", lambda s: f"{s.stream_drops} / {s.stream_failures}")
     row("slots with no table ready", lambda s: f"{s.slots_unready}/{s.slots}")
+    row("views GET only for the moves", lambda s: str(s.views_for_moves))
     row("server CPU ms per action", lambda s: f"{s.server_cpu / max(1, s.actions_ok) * 1000:.1f}")
     row("· of which the kernel's ms",
         lambda s: f"{s.server_system / max(1, s.actions_ok) * 1000:.1f}")
