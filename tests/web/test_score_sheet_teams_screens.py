@@ -175,3 +175,17 @@ def test_a_team_row_is_asked_for_by_the_teams_name(app):
     assert re.findall(r'<label for="round-\d+-1">([^<]+)</label>', form) == ["Us", "Them"]
     phones = Sheet(app, names=FOUR, teams=2)
     assert "Your team's scores for round 1" in phones.page("Cat")
+
+
+def test_a_team_row_entered_together_is_changed_as_the_teams_own(app):
+    """A team scoring together keeps one row: once one partner has entered it, both
+    partners' phones offer to change the team's entry (not "my" entry); the other team's
+    phones still offer their own round."""
+    sheet = Sheet(app, names=FOUR, teams=2)
+    sheet.enter("Ann", 1, {"Points": 12})
+    for partner in ("Ann", "Cat"):
+        panel = sheet.page(partner)
+        assert "Change your team's entry" in panel
+        assert "Change my entry" not in panel
+    for rival in ("Ben", "Dan"):
+        assert "Enter round 1" in sheet.page(rival)
