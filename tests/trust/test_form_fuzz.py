@@ -220,3 +220,25 @@ def test_every_option_with_every_hostile_value(world, game):
         for value in HOSTILE:
             request(world, "POST", "/api/v1/tables",
                     json_body={"game": game, "options": {name: value}})
+
+
+def test_the_worlds_snapshot_sees_every_kind_of_change(world):
+    """What tells a refused request changed nothing (two snapshots of the database) sees a
+    table made, a player joining, a move logged and a saved default, each on its own."""
+    before = world.snapshot()
+    table = world.api.table("go-big", players=names_for(2), start=False)
+    made = world.snapshot()
+    status, _ = world.api.call("POST", f"/tables/{table.code}/players", None, {"name": "Zed"})
+    assert status == 201
+    joined = world.snapshot()
+    game, player, action = fresh_position(world, "go-big", 0)
+    started = world.snapshot()
+    status, _ = world.api.call("POST", f"/tables/{game.code}/actions", game.token_of(player),
+                               action)
+    assert status == 200
+    moved = world.snapshot()
+    request(world, "POST", "/new/go-big/defaults", form=[("copies_per_value", "11")])
+    saved = world.snapshot()
+    steps = [before, made, joined, started, moved, saved]
+    assert all(a != b for a, b in itertools.pairwise(steps)), [
+        n for n, (a, b) in enumerate(itertools.pairwise(steps)) if a == b]
