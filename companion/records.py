@@ -60,16 +60,29 @@ def final_result(table: Snapshot | store.history.Listed) -> Result:
     return result
 
 
+# The chart is drawn on a phone's width: a longer game is sampled every few actions, not
+# at each (a sheet's totals are sums of all its rows, so scoring the sheet after each of
+# its entries costs the square of its length; bench/README.md has the figures).
+CHART_SAMPLES = 400
+
+
 def score_series(table: Snapshot) -> dict[int, list[int]]:
-    """Each player's score after setup and after every action in effect."""
+    """Each player's score after setup and after every action in effect; of a game of more
+    than CHART_SAMPLES actions, after every few actions, evenly spread, and at the end."""
     engine = GAMES[table.game]
+    actions = store.actions_in_effect(table.id)
+    every = -(-(len(actions) + 1) // CHART_SAMPLES)  # 1 up to CHART_SAMPLES states
     series: dict[int, list[int]] = defaultdict(list)
+    states = 0
 
     def sample(state: dict) -> None:
-        for player, score in engine.scores(state).items():
-            series[player].append(score)
+        nonlocal states
+        if states % every == 0 or states == len(actions):
+            for player, score in engine.scores(state).items():
+                series[player].append(score)
+        states += 1
 
-    replay_table(table, store.actions_in_effect(table.id), sample)
+    replay_table(table, actions, sample)
     return dict(series)
 
 

@@ -1,11 +1,12 @@
 """The end of a game reads right: every number column says what it counts, a place never
 contradicts the number beside it, Nothing Beats a Large names its winner and ranks nobody
-else, and the score chart starts where scoring starts and tells its lines apart without
-colour."""
+else, and the score chart starts where scoring starts, tells its lines apart without
+colour, and samples a long game every few actions."""
 from __future__ import annotations
 
 import re
 
+from companion import records, store
 from companion.chart import from_first_score, line_chart, marker_samples
 from tests.support.api import Api
 from tests.support.screens import as_player
@@ -89,3 +90,50 @@ def test_marker_samples_spread_along_the_line_and_end_at_its_end():
         assert samples[-1] == 100 and len(samples) >= 5 and samples == sorted(set(samples))
     assert marker_samples(101, 0) != marker_samples(101, 1)
     assert marker_samples(1, 0) == [0] and marker_samples(0, 0) == []
+
+
+def sheet_played(app, rounds: int, players=("Ann", "Ben", "Cat")):
+    """A score sheet entered by the host as scorer to its last round: the table, and each
+    player's total, round by round."""
+    table = Api(client=app.test_client()).table(
+        game="score-sheet", players=players,
+        options={"name": "Long", "rounds": rounds, "entry": "scorer"})
+    totals = {player: [0] for player in table.ids.values()}
+    for round_number in range(1, rounds + 1):
+        for n, player in enumerate(table.ids.values()):
+            score = (round_number * 7 + n * 3) % 11
+            status, body = table.act(table.host, type="enter", round=round_number,
+                                     player=player, scores={"Points": score})
+            assert status == 200, body
+            totals[player].append(totals[player][-1] + score)
+    assert table.view()["status"] == "finished"
+    return table, totals
+
+
+def series_of(app, table) -> dict[int, list[int]]:
+    with app.test_request_context():
+        return records.score_series(store.load(store.find_version(table.code)[0]))
+
+
+def test_the_chart_of_a_short_game_has_a_sample_per_action_and_of_a_long_one_a_few_hundred(app):
+    """Every action of a short game is a sample of its chart. A long one (a sheet of 100
+    rounds of five: 500 entries) is sampled every few actions, evenly, up to its end: its
+    chart is drawn from at most CHART_SAMPLES samples (a sheet's totals are each a sum of
+    every row: scored after each entry, a long sheet's end cost the square of its length)."""
+    short, totals = sheet_played(app, 4)
+    series = series_of(app, short)
+    # A round's total shows once its three entries are in: setup, then one per entry.
+    assert {player: len(values) for player, values in series.items()} == \
+        {player: 1 + 3 * 4 for player in totals}
+    assert {player: values[-1] for player, values in series.items()} == \
+        {player: values[-1] for player, values in totals.items()}
+
+    long, totals = sheet_played(app, 100, ("Ann", "Ben", "Cat", "Dan", "Eve"))
+    series = series_of(app, long)
+    lengths = {len(values) for values in series.values()}
+    assert len(lengths) == 1 and records.CHART_SAMPLES // 2 < lengths.pop() <= \
+        records.CHART_SAMPLES + 1
+    assert {player: values[-1] for player, values in series.items()} == \
+        {player: values[-1] for player, values in totals.items()}
+    for values in series.values():  # the totals only grow (no score is below 0)
+        assert values == sorted(values) and values[0] == 0
