@@ -167,12 +167,17 @@ def log(table: Snapshot, viewer: Viewer, limit: int | None = None,
         lines = table.memo(("log", limit, html, reader, messages.language()),
                            lambda: _lines(table, found, Viewer(player_id=reader), html))
     else:
-        events = [event for event in store.events(table.id) if event.version <= table.version]
-        undone = {event.undoes for event in events if event.kind == "undo"}
-        shown = events[-limit:] if limit else events
-        lines = _lines(table, log_entries(shown, undone, {e.seq: e.notes for e in events}),
-                       viewer, html)
+        entries = table.memo(("log-entries",), lambda: _entries(table))
+        lines = _lines(table, entries[-limit:] if limit else entries, viewer, html)
     return lines[::-1] if newest_first else list(lines)
+
+
+def _entries(table: Snapshot) -> list:
+    """Every entry of the table's log at this version, read once per version (a log is
+    only added to), each keeping the lines it was read as."""
+    events = [event for event in store.events(table.id) if event.version <= table.version]
+    undone = {event.undoes for event in events if event.kind == "undo"}
+    return log_entries(events, undone, {e.seq: e.notes for e in events})
 
 
 def _reads_own_line(entries, player_id: int | None) -> bool:

@@ -69,3 +69,24 @@ def test_reads_outside_a_transaction_give_their_connection_back_as_the_session_e
         db.session.remove()
         assert db.session.get(Table, table_id).next_code is None
         db.session.remove()
+
+
+def test_the_whole_log_read_once_per_version_follows_each_move_and_undo(api):
+    """The whole log is kept with the version it was read at: read before a move, after
+    it and after its undo, it says each time what that version says."""
+    table = api.table()
+    ann = table.tokens["Ann"]
+
+    def log() -> list[tuple[str, bool]]:
+        status, body = api.call("GET", f"/tables/{table.code}/log")
+        assert status == 200, body
+        return [(event["summary"], event["undone"]) for event in body["events"]]
+
+    before = log()
+    assert log() == before  # read again at the same version
+    table.act(ann, type="play", value=3, count=1)
+    assert log() == before + [("Ann played a single 3.", False)]
+    status, _ = api.call("POST", f"/tables/{table.code}/undo", ann)
+    assert status == 200
+    assert log() == before + [("Ann played a single 3.", True),
+                              ("Ann undid: Ann played a single 3.", False)]
