@@ -71,7 +71,7 @@ def score_series(table: Snapshot) -> dict[int, list[int]]:
     than CHART_SAMPLES actions, after every few actions, evenly spread, and at the end."""
     engine = GAMES[table.game]
     actions = store.actions_in_effect(table.id)
-    every = -(-(len(actions) + 1) // CHART_SAMPLES)  # 1 up to CHART_SAMPLES states
+    every = -(-(len(actions) + 1) // CHART_SAMPLES)  # states per sample, rounded up
     series: dict[int, list[int]] = defaultdict(list)
     states = 0
 

@@ -172,7 +172,7 @@ def log(table: Snapshot, viewer: Viewer, limit: int | None = None,
     return lines[::-1] if newest_first else list(lines)
 
 
-def _entries(table: Snapshot) -> list:
+def _entries(table: Snapshot) -> list[snapshots.Entry]:
     """Every entry of the table's log at this version, read once per version (a log is
     only added to), each keeping the lines it was read as."""
     events = [event for event in store.events(table.id) if event.version <= table.version]

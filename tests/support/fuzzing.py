@@ -94,10 +94,10 @@ def every_row(*columns, order_by) -> Select:
     """Every row of these columns as one text, in order, made by the database: what a
     refused request must leave as it was is compared as two strings, with no row or JSON
     value made in Python (which cost most of the fuzzing's time as the tables grew)."""
-    fields = [func.coalesce(cast(column, Text), "-") for column in columns]
-    line = functools.reduce(lambda text, field: text + "|" + field, fields)
+    fields = [func.coalesce(cast(column, Text), "\x1a") for column in columns]  # \x1a: NULL
+    line = functools.reduce(lambda text, field: text + "\x1f" + field, fields)
     rows = select(line.label("line")).order_by(*order_by).subquery()
-    return select(func.aggregate_strings(rows.c.line, "\n"))
+    return select(func.aggregate_strings(rows.c.line, "\x1e"))
 
 
 # What World.snapshot reads: every table, player, logged event and saved default.
