@@ -2,6 +2,7 @@
 screens render) and its log. Every read takes the table's Snapshot."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Literal, overload
 
 import orjson
@@ -167,17 +168,19 @@ def log(table: Snapshot, viewer: Viewer, limit: int | None = None,
         lines = table.memo(("log", limit, html, reader, messages.language()),
                            lambda: _lines(table, found, Viewer(player_id=reader), html))
     else:
-        entries = table.memo(("log-entries",), lambda: _entries(table))
+        entries = _whole_log(store.database_name(), table.id, table.version)
         lines = _lines(table, entries[-limit:] if limit else entries, viewer, html)
     return lines[::-1] if newest_first else list(lines)
 
 
-def _entries(table: Snapshot) -> list[snapshots.Entry]:
-    """Every entry of the table's log at this version, read once per version (a log is
-    only added to), each keeping the lines it was read as."""
-    events = [event for event in store.events(table.id) if event.version <= table.version]
+@lru_cache(maxsize=32)
+def _whole_log(database: str, table_id: int, version: int) -> tuple[snapshots.Entry, ...]:
+    """Every entry of a table's log at this version, each keeping the lines it was read
+    as: read once per version (a log is only added to), for the few tables whose whole log
+    is being read (a long game's log is large: not kept with every table's snapshot)."""
+    events = [event for event in store.events(table_id) if event.version <= version]
     undone = {event.undoes for event in events if event.kind == "undo"}
-    return log_entries(events, undone, {e.seq: e.notes for e in events})
+    return tuple(log_entries(events, undone, {e.seq: e.notes for e in events}))
 
 
 def _reads_own_line(entries, player_id: int | None) -> bool:
