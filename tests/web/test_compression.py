@@ -3,16 +3,15 @@ from __future__ import annotations
 
 import gzip
 import http.client
-import queue
 import re
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import brotli
 import flask_compress.flask_compress as library
 import pytest
-import requests
+
+from tests.support.streams import Stream, version_of
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWSER = "gzip, deflate, br, zstd"  # what Chromium sends
@@ -114,65 +113,34 @@ def test_a_phone_panel_and_an_api_view_are_compressed(live_server, api):
     assert b'"version"' in decoded(headers, body)
 
 
-def lines_of(response, into: queue.Queue) -> None:
-    try:
-        for line in response.iter_lines(decode_unicode=True):
-            into.put(line)
-    except (requests.RequestException, AttributeError):  # closed under the reader
-        pass
-    into.put(None)
-
-
-def next_event(lines: queue.Queue, name: str) -> str:
-    """The data of the next event called `name`, which must come within 5 s."""
-    event, data = None, []
-    while True:
-        line = lines.get(timeout=5)
-        assert line is not None, "the stream closed"
-        if line.startswith("event:"):
-            event = line.split(":", 1)[1].strip()
-        elif line.startswith("data:"):
-            data.append(line.split(":", 1)[1])
-        elif line == "":
-            if event == name:
-                return "\n".join(data)
-            event, data = None, []
-
-
 @pytest.mark.parametrize("screen", [True, False], ids=["screen", "api"])
 def test_a_live_stream_is_never_compressed_and_delivers_each_event_at_once(
         live_server, api, screen):
     table = api.table()
     version = table.view()["version"]
     if screen:
-        url = f"{live_server.local_url}/t/{table.code}/events?screen=phone&since={version}"
-        kwargs = {"cookies": {f"companion_{table.code}": table.tokens["Ben"]}}
-        name = "panel"
+        stream = Stream(f"{live_server.local_url}/t/{table.code}/events?screen=phone"
+                        f"&since={version}", headers={"Accept-Encoding": BROWSER},
+                        cookies={f"companion_{table.code}": table.tokens["Ben"]})
     else:
-        url = f"{live_server.local_url}/api/v1/tables/{table.code}/stream"
-        kwargs = {"headers": {"Authorization": f"Bearer {table.tokens['Ben']}"}}
-        name = "version"
-    kwargs.setdefault("headers", {})["Accept-Encoding"] = BROWSER
-    response = requests.get(url, stream=True, timeout=30, **kwargs)
+        stream = Stream(f"{live_server.local_url}/api/v1/tables/{table.code}/stream",
+                        token=table.tokens["Ben"], headers={"Accept-Encoding": BROWSER})
     try:
-        assert response.status_code == 200
-        assert response.headers["Content-Type"].startswith("text/event-stream")
-        assert "Content-Encoding" not in response.headers
-        assert response.headers["Cache-Control"] == "no-cache"
-        lines: queue.Queue = queue.Queue()
-        threading.Thread(target=lines_of, args=(response, lines), daemon=True).start()
-        if not screen:
-            next_event(lines, name)  # the API's stream starts with the version it is at
+        assert "Content-Encoding" not in stream.response.headers
+        assert stream.response.headers["Cache-Control"] == "no-cache"
+        if not screen:  # the API's stream starts with the version it is at
+            assert version_of(stream.wait_for(lambda event: event[0] == "version")) == version
         # Each move's event arrives while the stream stays open: none is held back.
         for move in range(2):
             token, action = table.next_move()
             status, body = table.act(token, **action)
             assert status == 200, body
             # A screen's stream sends its whole panel first, then the table's parts.
-            data = next_event(lines, ("public" if move else "panel") if screen else name)
-            assert f"{version + move + 1}" in data
+            name = ("public" if move else "panel") if screen else "version"
+            event = stream.wait_for(lambda event, name=name: event[0] == name)
+            assert version_of(event) == version + move + 1
     finally:
-        response.close()
+        stream.close()
 
 
 def static_url(live_server, pattern: str, page: str = "/") -> str:
