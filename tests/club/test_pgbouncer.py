@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(
 def test_servers_behind_pgbouncer_tell_each_other_of_moves(tmp_path):
     with own_database(tmp_path) as url, pgbouncer(url) as (_, pooled):
         servers = [ServerProcess(pooled, tmp_path), ServerProcess(pooled, tmp_path)]
-        referee_app = None
+        referee_app, events = None, None
         try:
             for server in servers:
                 server.env["COMPANION_LISTEN_URL"] = url
@@ -35,7 +35,7 @@ def test_servers_behind_pgbouncer_tell_each_other_of_moves(tmp_path):
                 assert table.act(token, **move)[0] == 200
                 version = events.next_version(version, timeout=3)
         finally:
-            for server in servers:
-                server.stop()
+            servers[1].stop(events)
+            servers[0].stop()
             if referee_app is not None:
                 close_app(referee_app)

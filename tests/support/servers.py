@@ -113,7 +113,14 @@ class ServerProcess:
                 raise RuntimeError(f"processes {living} of the killed server outlived it")
             time.sleep(0.01)
 
-    def stop(self) -> None:
+    def stop(self, *streams) -> None:
+        """SIGTERM, as a supervisor stops the server. The test's `streams` to it (None for
+        one not opened) are closed first: the server, which ends its streams at once,
+        would otherwise wait for their connections, kept alive, for the keep-alive
+        period."""
+        for stream in streams:
+            if stream is not None:
+                stream.close()
         if self.process and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:

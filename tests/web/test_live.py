@@ -186,6 +186,7 @@ def test_a_move_through_one_server_reaches_a_phone_on_another(server_database, a
                     "another's change reaches it by the slow poll (tested below)")
     one = ServerProcess(server_database, tmp_path).start()
     two = ServerProcess(server_database, tmp_path).start()
+    events = None
     try:
         table = Api(one.url, app=app).table()
         events = Stream(f"{two.url}/api/v1/tables/{table.code}/stream", table.tokens["Ben"])
@@ -202,8 +203,8 @@ def test_a_move_through_one_server_reaches_a_phone_on_another(server_database, a
         # period. Told by the server that made it, it takes a small part of one.
         assert max(waited) < live.POLL_SECONDS / 2, waited
     finally:
+        two.stop(events)
         one.stop()
-        two.stop()
 
 
 def test_a_change_written_by_another_program_reaches_the_streams(server_database, app,
@@ -212,6 +213,7 @@ def test_a_change_written_by_another_program_reaches_the_streams(server_database
     as a command-line import would): its change reaches the server's open streams within
     the slow poll's period (on PostgreSQL, its notification is there sooner)."""
     server = ServerProcess(server_database, tmp_path).start()
+    events = None
     try:
         table = Api(server.url).table()
         events = Stream(f"{server.url}/api/v1/tables/{table.code}/stream", table.tokens["Ben"])
@@ -225,7 +227,7 @@ def test_a_change_written_by_another_program_reaches_the_streams(server_database
             version = events.next_version(version, timeout=live.POLL_SECONDS + 3)
             assert time.monotonic() - started < live.POLL_SECONDS + 1.5  # the poll, and a margin
     finally:
-        server.stop()
+        server.stop(events)
 
 
 @pytest.mark.parametrize("database", ["sqlite:///{folder}/companion.sqlite3", None],
@@ -254,6 +256,7 @@ def test_several_workers_serve_on_postgresql(server_database, app, tmp_path):
     if on_sqlite(server_database):
         pytest.skip("several workers need PostgreSQL (refused on SQLite, tested above)")
     server = ServerProcess(server_database, tmp_path, workers=2).start()
+    events = None
     try:
         table = Api(server.url, app=app).table()
         events = Stream(f"{server.url}/api/v1/tables/{table.code}/stream",
@@ -264,7 +267,7 @@ def test_several_workers_serve_on_postgresql(server_database, app, tmp_path):
             assert table.act(token, **move)[0] == 200
             version = events.next_version(version, timeout=1)
     finally:
-        server.stop()
+        server.stop(events)
 
 
 def test_stopping_the_server_ends_every_stream_at_once(server_database, tmp_path):
