@@ -46,6 +46,7 @@ NOT_A_CHANGE = re.compile(r'name="(?:version|csrf_token)" value="[^"]*"')
 # awaited with others changes at each of their moves, the form under it does not).
 OWN_ELEMENTS = re.compile(r'(?=<div id="own-(?:turn|head|foot)"|<template id="own-lines")')
 OWN_ID = re.compile(r'<(?:div|template) id="(own-[a-z]+)"')
+OWN_FOOT = {False: "table/_own_foot.html", True: "display/_own_foot.html"}  # by display
 
 
 class ScreenStream:
@@ -57,13 +58,14 @@ class ScreenStream:
         self.status: str | None = None
         self.own: dict[str, bytes] = {}  # the digest of each own element last sent
         self.inputs: bytes | None = None  # the digest of what the own part read then
+        self.can_undo: bool | None = None  # whether its undo button was offered then
         self.public: tuple[int, panel_parts.Cut] | None = None  # the public part last sent
 
     def message(self, seen: Snapshot) -> str:
         if self.status != seen.status or seen.state is None:
             self.status = seen.status
             html, _ = render_panel(seen, self.viewer, self.screen)
-            self.own, self.public, self.inputs = {}, None, None
+            self.own, self.public, self.inputs, self.can_undo = {}, None, None, None
             if seen.state is not None:
                 self.own_changes(seen)  # what the whole panel holds of the own part
                 self.public = seen.version, panel_parts.public_cut(seen, game_folder(seen))
@@ -81,16 +83,20 @@ class ScreenStream:
     def own_changes(self, seen: Snapshot) -> list[str]:
         """The elements of the viewer's own part that changed since this stream last sent
         them. The turn line is rendered every time (it names who else is awaited); the
-        rest only when what it reads changed (`own_inputs`)."""
+        rest only when what it reads changed (`own_inputs`), and only the foot when all
+        that changed is the undo button it holds (the last mover's, once another moves)."""
         context = dict(panel_context(seen, self.viewer, self.screen, whole=False),
                        action_id=ACTION_ID, fragment=True, oob=True)
         found = {}
         if self.screen != "display":
             found.update(elements(streamed_turn_line(seen, context)))
-        inputs = own_inputs(seen, context)
+        inputs, can_undo = own_inputs(seen, context), bool(context["can_undo"])
         if inputs != self.inputs:
-            self.inputs = inputs
             found.update(elements(render_template("table/_own_event.html", **context)))
+        elif can_undo != self.can_undo:
+            found.update(elements(render_template(OWN_FOOT[self.screen == "display"],
+                                                  **context)))
+        self.inputs, self.can_undo = inputs, can_undo
         changed = [html for key, (html, digest) in found.items() if self.own.get(key) != digest]
         self.own.update({key: digest for key, (_, digest) in found.items()})
         return changed
@@ -116,11 +122,12 @@ def elements(own: str) -> dict[str, tuple[str, bytes]]:
 
 
 def own_inputs(seen: Snapshot, context: dict[str, Any]) -> bytes:
-    """A digest of what a viewer's own part (but its turn line) reads: their view but the
-    public state, the version and who is awaited (whether they are instead), what the game
-    says their moves and secrets read of the public state (`Game.own_reads`), and what the
-    templates work out from the table (their "why not" lines, their lesson, the display's
-    lessons, their undo, the log's lines only they read, the players without a phone)."""
+    """A digest of what a viewer's own part (but its turn line and its undo button) reads:
+    their view but the public state, the version and who is awaited (whether they are
+    instead), what the game says their moves and secrets read of the public state
+    (`Game.own_reads`), and what the templates work out from the table (their "why not"
+    lines, their lesson, the display's lessons, the log's lines only they read, the
+    players without a phone)."""
     view = context["view"]
     awaited = view["you"] is not None and view["you"] in view["waiting_for"]
     read = [
@@ -129,7 +136,7 @@ def own_inputs(seen: Snapshot, context: dict[str, Any]) -> bytes:
          if key not in ("state", "version", "waiting_for", "turn")},
         (GAMES[seen.game].own_reads(view["state"], view["you"], view["actions"])
          if view["state"] is not None else None),
-        context["can_undo"], context["catalogue"], context["own_lines"],
+        context["catalogue"], context["own_lines"],
         why_not_lines(seen, view), lesson_now(seen, view),
         lessons_on_the_display(seen) if context["screen"] == "display" else None,
         [repr(context.get(key)) for key in ("phoneless_turns", "local_waiting",

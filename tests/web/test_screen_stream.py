@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from flask import template_rendered
+
 from companion.auth import PUBLIC
 from companion.table import read
 from companion.web.screen_stream import ScreenStream
@@ -73,6 +75,46 @@ def test_a_move_sends_every_screen_the_same_table_parts_and_own_parts_only_where
     finally:
         for stream in streams.values():
             stream.close()
+
+
+def test_a_phone_whose_undo_alone_went_renders_and_is_sent_its_foot_alone(live_server):
+    """Ann drew and may undo it; then Ben plays. Of Ann's own part only her undo button
+    went: her stream renders her foot alone (not her moves, her hand or her log lines,
+    which read nothing that changed) and sends it without the button."""
+    api = Api(live_server.url, app=live_server.app)
+    table = api.table()
+    ann = table.ids["Ann"]
+    version = table.view()["version"]
+    stream = Stream(f"{live_server.url}/t/{table.code}/events?since={version}&screen=phone",
+                    cookies={f"companion_{table.code}": table.tokens["Ann"]}, label="Ann")
+    rendered: list[str] = []
+
+    def for_ann(sender, template, context, **extra):
+        if (context.get("view") or {}).get("you") == ann:
+            rendered.append(template.name)
+    template_rendered.connect(for_ann, live_server.app)
+    try:
+        table.act(table.tokens["Ann"], type="play", value=2, count=1)
+        name, panel = stream.get(timeout=5)
+        assert name == "panel" and "Undo the last move" in panel
+        table.act(table.tokens["Ann"], type="draw", source="deck")
+        assert stream.get(timeout=5)[0] == "public"
+        assert stream.get(timeout=5)[0] == "own"  # her hand, her moves gone; still her undo
+        rendered.clear()
+        token, move = table.next_move()
+        assert token == table.tokens["Ben"]
+        assert table.act(token, **move)[0] == 200
+        assert stream.get(timeout=5)[0] == "public"
+        name, own = stream.get(timeout=5)
+        assert name == "own" and f'data-version="{version + 3}"' in own
+        assert 'id="own-foot"' in own and "Undo the last move" not in own
+        assert 'id="own-head"' not in own and 'id="own-lines"' not in own
+        assert "table/_own_foot.html" in rendered
+        assert "table/_own_event.html" not in rendered
+        assert "table/_own_head.html" not in rendered
+    finally:
+        template_rendered.disconnect(for_ann, live_server.app)
+        stream.close()
 
 
 def test_each_language_has_its_own_table_parts(live_server):
