@@ -46,7 +46,6 @@ NOT_A_CHANGE = re.compile(r'name="(?:version|csrf_token)" value="[^"]*"')
 # awaited with others changes at each of their moves, the form under it does not).
 OWN_ELEMENTS = re.compile(r'(?=<div id="own-(?:turn|head|foot)"|<template id="own-lines")')
 OWN_ID = re.compile(r'<(?:div|template) id="(own-[a-z]+)"')
-OWN_FOOT = {False: "table/_own_foot.html", True: "display/_own_foot.html"}  # by display
 
 
 class ScreenStream:
@@ -94,8 +93,8 @@ class ScreenStream:
         if inputs != self.inputs:
             found.update(elements(render_template("table/_own_event.html", **context)))
         elif can_undo != self.can_undo:
-            found.update(elements(render_template(OWN_FOOT[self.screen == "display"],
-                                                  **context)))
+            screens = "display" if self.screen == "display" else "table"
+            found.update(elements(render_template(f"{screens}/_own_foot.html", **context)))
         self.inputs, self.can_undo = inputs, can_undo
         changed = [html for key, (html, digest) in found.items() if self.own.get(key) != digest]
         self.own.update({key: digest for key, (_, digest) in found.items()})
