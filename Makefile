@@ -4,8 +4,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
-# The tests run on this many processes (pytest-xdist), each taking the next test as it is free.
-TEST_WORKERS ?= 2
+# The tests run on this many processes (pytest-xdist), each taking the next test as it is free:
+# one more than a machine of two cores has, as a test waiting on a server, a browser or a
+# timeout leaves its core idle (docs/developers.md).
+TEST_WORKERS ?= 3
 
 .PHONY: install install-test lock catalogs messages run test test-fast browser-deps clean
 
