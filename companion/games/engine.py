@@ -17,6 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 from typing_extensions import TypeVar
 
 from .messages import Message, message, renumbered_text, text_from_json, text_json
+from .state_copy import deep_copy
 
 State = dict[str, Any]
 """Any game's state as the platform holds it: plain JSON data."""
@@ -397,6 +398,11 @@ class Game(Generic[StateT, OptionsT]):
         state as it was. `check_actor` runs first, then the action's move."""
         self.check_actor(state, player, action)
         return self.moves[type(action)](self, state, player, action, rng)
+
+    def move_copy(self, state: StateT, action: StrictModel) -> StateT:
+        """A copy of `state` for `apply` to change, `state` staying as it was: a deep copy,
+        unless the game copies only what `action` may change (the rest shared)."""
+        return deep_copy(state)
 
     def check_actor(self, state: StateT, player: int | None, action: StrictModel) -> None:
         """Refuse (IllegalAction, NotYourTurn) what `player` may not post now whatever the

@@ -7,13 +7,11 @@ again.
 """
 from __future__ import annotations
 
-import copy
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from flask import current_app
 from flask_babel import lazy_gettext, lazy_ngettext
 from pydantic import ValidationError
@@ -37,16 +35,6 @@ from .seating import AT_RANDOM, picked_event, require_host, require_lobby
 SEED_MAX = 2**63 - 1
 ENDED = lazy_gettext("The host ended this table before the game was over.")
 UNDO_AT_ONCE = UNDO_TAIL
-
-
-def copied(state: dict) -> dict:
-    """A copy of a state to apply a move to, made through JSON (far cheaper than
-    `deepcopy`: bench/README.md): the state as the database gives it back, which every
-    engine reads."""
-    try:
-        return orjson.loads(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS))
-    except TypeError:  # beyond JSON's reach (an integer past 64 bits)
-        return copy.deepcopy(state)
 
 
 def rules_refusal(exc: IllegalAction, game: str) -> CompanionError:
@@ -189,7 +177,7 @@ def tried(table: Snapshot, engine: Game, actor: int | None, action: Any) -> tupl
             and not seated(table, named).local):
         raise forbidden(lazy_gettext("%(name)s makes this move on their own phone.",
                                      name=seated(table, named).name))
-    state = copied(table.dealt_state)
+    state = engine.move_copy(table.dealt_state, action)
     try:
         notes = engine.apply(state, actor, action, action_rng(table.dealt_seed, table.moves))
     except IllegalAction as exc:
@@ -249,7 +237,7 @@ def preview(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
     actor = _actor(table, viewer, engine, action.type, envelope.as_)
     if table.status != "playing":
         raise illegal(lazy_gettext("The game is not being played right now."))
-    state = copied(table.dealt_state)
+    state = engine.move_copy(table.dealt_state, action)
     try:
         notes = engine.apply(state, actor, action, action_rng(table.dealt_seed, table.moves))
     except IllegalAction as exc:
@@ -275,7 +263,7 @@ def second_look(table: Snapshot, viewer: Viewer, data: Any) -> list[str]:
         actor = _actor(table, viewer, engine, action.type, envelope.as_)
         looks = engine.second_look(table.state, action)
         if looks:  # only what the rules would take is worth a second look
-            engine.apply(copied(table.dealt_state), actor, action,
+            engine.apply(engine.move_copy(table.dealt_state, action), actor, action,
                          action_rng(table.dealt_seed, table.moves))
     except (CompanionError, IllegalAction):
         return []

@@ -6,7 +6,6 @@ seat order, the closed rounds and the open round's entries (see `sheet`).
 """
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping
 from typing import Any, cast
@@ -18,7 +17,7 @@ from .teaching import LESSONS
 from .models import Bid, Correct, End, Enter, EnterRound, Finish
 from .models import Options as ScoreSheetOptions
 from .rules import SheetRules
-from .state import ScoreSheetState, Scores, SheetOptions
+from .state import ScoreSheetState, Scores, SheetOptions, copy_for_move
 
 FAR_OUTSIDE = 10  # an entry above this many times the largest so far gets a second look
 
@@ -217,7 +216,7 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
         players = [row.player for row in action.rows]
         if len(set(players)) != len(players):
             raise IllegalAction(message("A round holds each player's row once."), rule="entering")
-        trial = copy.deepcopy(state)  # a refused row leaves the state as it was
+        trial = copy_for_move(state)  # a refused row leaves the state as it was
         notes: list[Note] = []
         for row in action.rows:
             if trial["finished"] or self.open_round(trial) != action.round:
@@ -229,6 +228,9 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
                                  rng)
         state.update(trial)
         return notes
+
+    def move_copy(self, state: ScoreSheetState, action: StrictModel) -> ScoreSheetState:
+        return copy_for_move(state, action.round if isinstance(action, Correct) else None)
 
     def _entered_line(self, state: ScoreSheetState, actor: int | None, target: int, number: int,
                       scores: Scores, again: bool) -> Message:

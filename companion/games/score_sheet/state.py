@@ -5,7 +5,7 @@ A player's id is a key of a round's entries as JSON keeps every key: a string
 """
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, cast
 
 from .models import BidsRule, EntryBy, Outcome, TeamScoring
 
@@ -94,3 +94,23 @@ class Ending(TypedDict):
     winners: list[int]
     won: NotRequired[bool]
     score: NotRequired[int | None]
+
+
+def copy_for_move(state: ScoreSheetState, corrected: int | None = None) -> ScoreSheetState:
+    """A copy of the state that a move may change: the open round's entries and bids, the
+    lists a closing round is appended to, and closed round number `corrected` (a
+    correction changes it in place). The other closed rounds, the options and the players
+    are shared with `state`: no move changes them, and a sheet of a hundred rounds copies
+    one."""
+    copied = cast(ScoreSheetState, dict(state))
+    copied["open"] = {key: dict(scores) for key, scores in state["open"].items()}
+    copied["closed"] = list(state["closed"])
+    if corrected is not None and 1 <= corrected <= len(copied["closed"]):
+        copied["closed"][corrected - 1] = {
+            key: dict(scores) for key, scores in copied["closed"][corrected - 1].items()}
+    if "bidding" in state:
+        copied["bidding"] = {key: cast(Played, dict(played))
+                             for key, played in state["bidding"].items()}
+    if "played" in state:
+        copied["played"] = list(state["played"])
+    return copied
