@@ -196,6 +196,38 @@ def test_an_entry_on_a_score_sheet_sends_the_pieces_it_changed(live_server):
             stream.close()
 
 
+def test_a_rounds_first_entry_renders_the_own_part_only_of_screens_it_changed(live_server):
+    """Ann's entry opens round 2's "entered" line: of the own parts, only hers (her entry
+    in) and the host's (Ann entered, for the host's form) read anything it changed. The
+    other phones and the display render only their turn line; the host's "end" would
+    read it, but a sheet of set rounds offers none."""
+    api = Api(live_server.url, app=live_server.app)
+    players = ("Ann", "Ben", "Cat")
+    table = api.table("score-sheet", players=players,
+                      options={"categories": ["Points"], "entry": "players", "rounds": 5})
+    for name in players:
+        table.act(table.tokens[name], type="enter", round=1, scores={"Points": 1})
+    streams = screens(live_server, table, table.view()["version"] - 1)
+    rendered: list[tuple[str, str]] = []
+
+    def own_parts(sender, template, context, **extra):
+        if template.name == "table/_own_event.html":
+            rendered.append((context["screen"], context["view"]["you"]))
+    template_rendered.connect(own_parts, live_server.app)
+    try:
+        for stream in streams.values():
+            assert stream.get(timeout=5)[0] == "panel"
+        rendered.clear()
+        table.act(table.tokens["Ann"], type="enter", round=2, scores={"Points": 7})
+        for stream in streams.values():
+            stream.wait_for(lambda e: e[0] == "public")
+        assert sorted(rendered, key=str) == [("host", None), ("phone", table.ids["Ann"])]
+    finally:
+        template_rendered.disconnect(own_parts, live_server.app)
+        for stream in streams.values():
+            stream.close()
+
+
 def test_a_stream_that_wakes_after_two_moves_is_sent_the_table_parts_built_on_what_it_had(
         live_server):
     """Streams that were sent the same version are sent the same bytes; one that slept

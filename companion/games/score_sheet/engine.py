@@ -438,14 +438,16 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
         return {teams.players_of(state, u)[0]: teams.total(state, u) for u in teams.units(state)}
 
     # What a player's moves and secrets read of the sheet: not its rows, which change at
-    # every entry (the "entered" line only as whether anyone has entered).
+    # every entry (the "entered" line only as whether anyone has entered, and only where
+    # the host's "end" is offered, which says the open round's entries are dropped).
     OWN_READS = ("bids", "bids_in", "categories", "round", "secret", "entry", "team_scoring",
                  "teams")
 
     def own_reads(self, public: dict[str, Any], you: int | None,
                   actions: list[dict[str, Any]]) -> dict[str, Any]:
+        ends = any(action["type"] == "end" for action in actions)
         return {**{key: public.get(key) for key in self.OWN_READS},
-                "entered": bool(public.get("entered"))}
+                "entered": bool(public.get("entered")) if ends else None}
 
     def public_since(self, public: dict[str, Any],
                      actions: list[dict[str, Any]]) -> dict[str, Any] | None:
