@@ -18,6 +18,7 @@ from typing_extensions import TypeVar
 
 from .messages import Message, message, renumbered_text, text_from_json, text_json
 from .state_copy import deep_copy
+from .views import mentions
 
 State = dict[str, Any]
 """Any game's state as the platform holds it: plain JSON data."""
@@ -179,29 +180,6 @@ def competition_places(scored: Sequence[tuple[int, tuple[Any, ...]]]) -> list[tu
         else:
             places.append((player, index + 1))
     return places
-
-
-def own_seat(public: dict[str, Any], you: int | None, *keys: str) -> list[dict[str, Any]]:
-    """Viewer `you`'s seat of a public state, cut down to `keys`, as a list of one (none
-    for the host or the display): what `Game.own_reads` names of the seats when a viewer's
-    secrets read their own seat."""
-    return [{key: seat.get(key) for key in ("player", *keys)}
-            for seat in public["seats"] if seat["player"] == you]
-
-
-def mentions(value: Any, secret: Any) -> bool:
-    """Whether plain data holds a secret as `secrets` declares one: a text anywhere (a
-    card), a keyed value under its key ({"bank_total": 12}), or any item of a list."""
-    if isinstance(secret, (list, tuple)):
-        return any(mentions(value, item) for item in secret)
-    if isinstance(value, dict):
-        if isinstance(secret, dict) and any(
-                key in value and value[key] == item for key, item in secret.items()):
-            return True
-        return any(mentions(item, secret) for item in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(mentions(item, secret) for item in value)
-    return isinstance(secret, str) and value == secret
 
 
 Move = Callable[..., list[Note]]

@@ -51,16 +51,22 @@ def public_turn(table: Snapshot, templates: str) -> Markup:
 def own_turn_html(table: Snapshot, view: dict[str, Any], screen: str,
                   fragment: bool) -> Markup | None:
     """The viewer's turn line where it reads otherwise than the table's (theirs to play,
-    or a game's own words for them); None where it reads the same."""
+    or a game's own words for them); None where it reads the same. A game's own words
+    read alike for every viewer of a screen it does not await (docs/developers.md): theirs
+    is worked out once."""
     templates = game_folder(table)
     awaited = view["you"] is not None and view["you"] in view["waiting_for"]
     if not awaited and not template_exists(templates + "/_turn_text.html"):
         return None  # the line a viewer not awaited reads is the table's
-    mine = render_template("table/_turn.html", view=view, names=read.names_of(table),
-                           templates=templates, screen=screen, fragment=fragment,
-                           table=table).strip()
-    shared = public_turn(table, templates)
-    return None if mine == shared else Markup(mine)
+
+    def render() -> Markup | None:
+        mine = render_template("table/_turn.html", view=view, names=read.names_of(table),
+                               templates=templates, screen=screen, fragment=fragment,
+                               table=table).strip()
+        return None if mine == public_turn(table, templates) else Markup(mine)
+    if awaited:
+        return render()
+    return table.memo(_shared_key("idle-turn") + (screen, fragment), render)
 
 
 def own_turn_element(turn: Markup | None, oob: bool = False,

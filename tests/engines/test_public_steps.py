@@ -11,7 +11,7 @@ from collections import defaultdict
 import pytest
 
 from companion.games import GAMES
-from companion.games.engine import mentions
+from companion.games.views import mentions
 from companion.games.replay import action_rng, setup_rng
 from tests.support.bots import choose_move
 

@@ -15,7 +15,7 @@ import pytest
 
 from companion.auth import Viewer
 from companion.games import GAMES
-from companion.games.engine import mentions
+from companion.games.views import mentions
 from companion.table import moves, read
 from tests.support.api import Api
 from tests.support.app import app_on, own_database

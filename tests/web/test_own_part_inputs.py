@@ -80,3 +80,42 @@ def test_another_players_go_big_move_leaves_what_a_waiting_phones_own_part_reads
     table.act(table.tokens["Ann"], type="draw", source="deck")
     assert inputs(app, table.code, cat) == before
     assert inputs(app, table.code, table.ids["Ben"]) != inputs(app, table.code, cat)
+
+
+def turn_lines(app, table, screen: str) -> set[str]:
+    """The turn line `_turn.html` renders for each viewer of `screen` the table does not
+    await (on the host screen: the host), rendered for each."""
+    with app.test_request_context("/"):
+        snapshot = read.find(table.code)
+        viewers = ([Viewer(is_host=True)] if screen == "host" else
+                   [Viewer(player_id=player) for player in table.ids.values()])
+        lines = set()
+        for viewer in viewers:
+            view = read.view(snapshot, viewer)
+            if view["you"] is None or view["you"] not in view["waiting_for"]:
+                lines.add(render_template(
+                    "table/_turn.html", view=view, names=read.names_of(snapshot),
+                    templates="table/" + GAMES[snapshot.game].folder, screen=screen,
+                    fragment=True, table=snapshot).strip())
+        return lines
+
+
+@pytest.mark.parametrize("game,options", [
+    (game, options) for game in sorted(GAMES) for options in OPTIONS.get(game, [{}])])
+def test_the_turn_line_reads_alike_for_every_viewer_of_a_screen_the_table_does_not_await(
+        app, game, options):
+    """A screen's viewers whom the table does not await share one turn line, worked out
+    once (panel_parts.own_turn_html): a game's own turn text may speak to a viewer it
+    awaits, never differently to those it does not. At every step of seeded games, they
+    all read the same."""
+    api = Api(client=app.test_client(), app=app)
+    engine = GAMES[game]
+    table = api.table(game, players=NAMES[:min(max(engine.min_players, 4), engine.max_players)],
+                      options=options)
+    for _ in range(30):
+        for screen in ("phone", "host"):
+            assert len(turn_lines(app, table, screen)) <= 1, screen
+        if table.view()["status"] != "playing":
+            break
+        token, action = table.next_move()
+        table.act(token, **action)

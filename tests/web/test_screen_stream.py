@@ -228,6 +228,43 @@ def test_a_rounds_first_entry_renders_the_own_part_only_of_screens_it_changed(li
             stream.close()
 
 
+def test_the_players_a_sheet_no_longer_awaits_share_one_turn_line(live_server):
+    """Cat's entry leaves Ann, Ben and Cat entered: their phones' turn line is worked out
+    once between them (the table awaits none of them), Dan's, who is still awaited, for
+    him alone; each phone is sent what it reads."""
+    api = Api(live_server.url, app=live_server.app)
+    players = ("Ann", "Ben", "Cat", "Dan")
+    table = api.table("score-sheet", players=players,
+                      options={"categories": ["Points"], "entry": "players", "rounds": 5})
+    for name in ("Ann", "Ben"):
+        table.act(table.tokens[name], type="enter", round=1, scores={"Points": 1})
+    streams = screens(live_server, table, table.view()["version"] - 1)
+    rendered: list = []
+
+    def turn_lines(sender, template, context, **extra):
+        if template.name == "table/_turn.html" and context["screen"] == "phone":
+            rendered.append(context["view"]["you"])
+    template_rendered.connect(turn_lines, live_server.app)
+    try:
+        for stream in streams.values():
+            assert stream.get(timeout=5)[0] == "panel"
+        rendered.clear()
+        table.act(table.tokens["Cat"], type="enter", round=1, scores={"Points": 1})
+        for name in players:
+            streams[name].wait_for(lambda e: e[0] == "public")
+        ids = table.ids
+        assert len(rendered) == 2 and ids["Dan"] in rendered
+        assert set(rendered) - {ids["Dan"]} <= {ids["Ann"], ids["Ben"], ids["Cat"]}
+        cat = streams["Cat"].wait_for(lambda e: e[0] == "own")[1]
+        assert '<div id="own-turn" hx-swap-oob="morph"></div>' in cat  # the table's line
+        dan = streams["Dan"].wait_for(lambda e: e[0] == "own")[1]
+        assert "Your turn!" in text_of(dan) and "data-own-turn" in dan
+    finally:
+        template_rendered.disconnect(turn_lines, live_server.app)
+        for stream in streams.values():
+            stream.close()
+
+
 def test_a_stream_that_wakes_after_two_moves_is_sent_the_table_parts_built_on_what_it_had(
         live_server):
     """Streams that were sent the same version are sent the same bytes; one that slept

@@ -24,8 +24,9 @@ import random
 from typing import Any
 
 from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing,
-                      StrictModel, competition_places, own_seat)
+                      StrictModel, competition_places)
 from ..messages import Message, Player, listed, message, plural
+from ..views import own_seat
 from .teaching import LESSONS
 from .cards import (DECK, DECK_ORDER, RECEIPT_VALUES, SUIT_TITLES, SUITS, card_label,
                     card_parts, chart_cards, deck_sorted, dollars_from, empty_chart, is_playable,

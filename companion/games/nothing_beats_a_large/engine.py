@@ -34,9 +34,9 @@ import copy
 import random
 from typing import Any
 
-from ..engine import (Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel,
-                      own_seat)
+from ..engine import Game, IllegalAction, Note, NotYourTurn, Result, Standing, StrictModel
 from ..messages import Message, Param, Player, message, players, text_json
+from ..views import own_seat
 from .teaching import LESSONS
 from .goals import check_player_goals, win_sentence
 from .models import COLORS, SIZES, Cast, Challenge, Color, RecordCast, Steal
