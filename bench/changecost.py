@@ -33,7 +33,8 @@ same time without the ticks' rounding) is in the JSON. Bytes: per change, what t
 of each phone other than the mover received (median over changes and phones), and the
 display's (median over changes).
 
-Run: .venv/bin/python bench/changecost.py [--quick] [--json out.json]. See bench/README.md.
+Run: .venv/bin/python bench/changecost.py [--quick] [--repeat K] [--json out.json]. See
+bench/README.md.
 """
 from __future__ import annotations
 
@@ -347,11 +348,11 @@ class Sheet(Table):
             await self.enter(self.entries % self.players)
 
 
-async def scenarios(server: Server, quick: bool) -> list[dict]:
+async def scenarios(server: Server, quick: bool, repeat: int = 1) -> list[dict]:
     rng = random.Random(5)
     client = Client(HOST, server.port, timeout=60.0)
     bench = ChangeCost(server, client)
-    moves, entries = (8, 4) if quick else (40, 11)
+    moves, entries = (8, 4) if quick else (40 * repeat, 11 * repeat)
     results = []
 
     async def step(label: str, work):
@@ -460,22 +461,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="few changes per scenario, and no largest sheet")
+    parser.add_argument("--repeat", type=int, default=1, metavar="K",
+                        help="K times the changes per scenario: 40K moves, 11K entries (a "
+                             "sheet's entries go on into its next rounds, as far as its last)")
     parser.add_argument("--json", help="also write every figure to this file")
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat is a whole number of at least 1")
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="companion-changecost-"))
     server = Server(workdir)
     print(f"Starting the server: {server.settings()} (log: {server.log_path})", flush=True)
     server.start()
     try:
-        results = asyncio.run(asyncio.wait_for(scenarios(server, args.quick), 540))
+        results = asyncio.run(asyncio.wait_for(
+            scenarios(server, args.quick, args.repeat), 540 * args.repeat))
     finally:
         server.stop()
     print_table(results)
     seconds = time.monotonic() - started
     if args.json:
         Path(args.json).write_text(json.dumps(
-            {"settings": server.settings(), "quick": args.quick, "results": results,
+            {"settings": server.settings(), "quick": args.quick, "repeat": args.repeat,
+             "results": results,
              "targets": verdicts(results), "seconds": seconds}, indent=1))
     print(f"\n(run took {seconds:.0f} s)")
 
