@@ -4,6 +4,8 @@ whole panel when the page connects behind the table."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import template_rendered
 
@@ -16,6 +18,40 @@ from tests.support.streams import Stream
 
 OOB_PARTS = ('<div id="public-turn" hx-swap-oob="morph"', '<div id="public" hx-swap-oob="morph"',
              '<section class="log" id="public-log" hx-swap-oob="morph"')
+
+
+def sheet_on_screens(server, players: tuple[str, ...], entered: tuple[str, ...]):
+    """A sheet of `players`, each entering their own row, round 1 entered by `entered`;
+    and every screen's stream, its panel read."""
+    api = Api(server.url, app=server.app)
+    table = api.table("score-sheet", players=players,
+                      options={"categories": ["Points"], "entry": "players", "rounds": 5})
+    for name in entered:
+        table.act(table.tokens[name], type="enter", round=1, scores={"Points": 1})
+    streams = screens(server, table, table.view()["version"] - 1)
+    try:
+        for stream in streams.values():
+            assert stream.get(timeout=5)[0] == "panel"
+    except BaseException:
+        for stream in streams.values():
+            stream.close()
+        raise
+    return table, streams
+
+
+@contextmanager
+def rendered_for(app, name: str) -> Iterator[list[tuple[str, int | None]]]:
+    """Each screen and viewer (`view.you`) template `name` is rendered for meanwhile."""
+    found: list[tuple[str, int | None]] = []
+
+    def record(sender, template, context, **extra):
+        if template.name == name:
+            found.append((context["screen"], context["view"]["you"]))
+    template_rendered.connect(record, app)
+    try:
+        yield found
+    finally:
+        template_rendered.disconnect(record, app)
 
 
 def screens(server, table, version: int, language: str = "en") -> dict[str, Stream]:
@@ -201,29 +237,15 @@ def test_a_rounds_first_entry_renders_the_own_part_only_of_screens_it_changed(li
     in) and the host's (Ann entered, for the host's form) read anything it changed. The
     other phones and the display render only their turn line; the host's "end" would
     read it, but a sheet of set rounds offers none."""
-    api = Api(live_server.url, app=live_server.app)
-    players = ("Ann", "Ben", "Cat")
-    table = api.table("score-sheet", players=players,
-                      options={"categories": ["Points"], "entry": "players", "rounds": 5})
-    for name in players:
-        table.act(table.tokens[name], type="enter", round=1, scores={"Points": 1})
-    streams = screens(live_server, table, table.view()["version"] - 1)
-    rendered: list[tuple[str, str]] = []
-
-    def own_parts(sender, template, context, **extra):
-        if template.name == "table/_own_event.html":
-            rendered.append((context["screen"], context["view"]["you"]))
-    template_rendered.connect(own_parts, live_server.app)
+    table, streams = sheet_on_screens(live_server, ("Ann", "Ben", "Cat"),
+                                      entered=("Ann", "Ben", "Cat"))
     try:
-        for stream in streams.values():
-            assert stream.get(timeout=5)[0] == "panel"
-        rendered.clear()
-        table.act(table.tokens["Ann"], type="enter", round=2, scores={"Points": 7})
-        for stream in streams.values():
-            stream.wait_for(lambda e: e[0] == "public")
+        with rendered_for(live_server.app, "table/_own_event.html") as rendered:
+            table.act(table.tokens["Ann"], type="enter", round=2, scores={"Points": 7})
+            for stream in streams.values():
+                stream.wait_for(lambda e: e[0] == "public")
         assert sorted(rendered, key=str) == [("host", None), ("phone", table.ids["Ann"])]
     finally:
-        template_rendered.disconnect(own_parts, live_server.app)
         for stream in streams.values():
             stream.close()
 
@@ -232,35 +254,22 @@ def test_the_players_a_sheet_no_longer_awaits_share_one_turn_line(live_server):
     """Cat's entry leaves Ann, Ben and Cat entered: their phones' turn line is worked out
     once between them (the table awaits none of them), Dan's, who is still awaited, for
     him alone; each phone is sent what it reads."""
-    api = Api(live_server.url, app=live_server.app)
     players = ("Ann", "Ben", "Cat", "Dan")
-    table = api.table("score-sheet", players=players,
-                      options={"categories": ["Points"], "entry": "players", "rounds": 5})
-    for name in ("Ann", "Ben"):
-        table.act(table.tokens[name], type="enter", round=1, scores={"Points": 1})
-    streams = screens(live_server, table, table.view()["version"] - 1)
-    rendered: list = []
-
-    def turn_lines(sender, template, context, **extra):
-        if template.name == "table/_turn.html" and context["screen"] == "phone":
-            rendered.append(context["view"]["you"])
-    template_rendered.connect(turn_lines, live_server.app)
+    table, streams = sheet_on_screens(live_server, players, entered=("Ann", "Ben"))
     try:
-        for stream in streams.values():
-            assert stream.get(timeout=5)[0] == "panel"
-        rendered.clear()
-        table.act(table.tokens["Cat"], type="enter", round=1, scores={"Points": 1})
-        for name in players:
-            streams[name].wait_for(lambda e: e[0] == "public")
+        with rendered_for(live_server.app, "table/_turn.html") as rendered:
+            table.act(table.tokens["Cat"], type="enter", round=1, scores={"Points": 1})
+            for name in players:
+                streams[name].wait_for(lambda e: e[0] == "public")
+        phones = [you for screen, you in rendered if screen == "phone"]
         ids = table.ids
-        assert len(rendered) == 2 and ids["Dan"] in rendered
-        assert set(rendered) - {ids["Dan"]} <= {ids["Ann"], ids["Ben"], ids["Cat"]}
+        assert len(phones) == 2 and ids["Dan"] in phones
+        assert set(phones) - {ids["Dan"]} <= {ids["Ann"], ids["Ben"], ids["Cat"]}
         cat = streams["Cat"].wait_for(lambda e: e[0] == "own")[1]
         assert '<div id="own-turn" hx-swap-oob="morph"></div>' in cat  # the table's line
         dan = streams["Dan"].wait_for(lambda e: e[0] == "own")[1]
         assert "Your turn!" in text_of(dan) and "data-own-turn" in dan
     finally:
-        template_rendered.disconnect(turn_lines, live_server.app)
         for stream in streams.values():
             stream.close()
 
