@@ -386,6 +386,7 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             rows: list[dict[str, Any]] = [
                 {"round": index + 1, "scores": scores, "total": sheet.row_total(scores)}
                 for index, scores in enumerate(sheet.closed_rows(state, player))]
+            total = sum(row["total"] for row in rows)  # sheet.total, from the rows at hand
             entry = state["open"].get(str(player))
             if bids.rule(state):
                 for row, played in zip(rows, bids.closed_rows(state, player)):
@@ -395,7 +396,7 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             elif shown_open and entry is not None:
                 rows.append({"round": number, "scores": entry,
                              "total": sheet.row_total(entry), "open": True})
-            seats.append({"player": player, "rows": rows, "total": sheet.total(state, player)})
+            seats.append({"player": player, "rows": rows, "total": total})
         public: dict[str, Any] = {
             "name": options["name"], "round": None if state["finished"] else number,
             "rounds": options["rounds"], "categories": options["categories"],
