@@ -405,7 +405,8 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             "secret": options["secret"], "tiebreaks": options["tiebreaks"],
             "closed": len(state["closed"]),
             "entered": [p for p in state["players"] if str(p) in state["open"]],
-            "leaders": teams.leaders(state) if state["closed"] else [],
+            "leaders": (teams.leaders(state, {seat["player"]: seat["total"] for seat in seats})
+                        if state["closed"] else []),
             "seats": seats, "dealer": bids.dealer(state), **bids.public_part(state),
             "zero_sum": zero_sum.on(state), "off_by": zero_sum.off_by(state),
             **outcome.public_part(state), **teams.public_part(state)}

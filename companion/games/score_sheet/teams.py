@@ -127,9 +127,10 @@ def seconds_used(state: ScoreSheetState, used_ms: Mapping[int, int], unit: int) 
     return sum(used_ms.get(p, 0) for p in players_of(state, unit)) // 1000
 
 
-def leaders(state: ScoreSheetState) -> list[int]:
-    """The players of the leading units on the closed rounds."""
-    totals = {u: total(state, u) for u in units(state)}
+def leaders(state: ScoreSheetState, player_totals: Mapping[int, int]) -> list[int]:
+    """The players of the leading units on the closed rounds (`player_totals`: each
+    player's, which are the units' without teams)."""
+    totals = {u: total(state, u) if on(state) else player_totals[u] for u in units(state)}
     best = (min if sheet.options(state)["lowest_wins"] else max)(totals.values())
     return [p for p in state["players"]
             if any(p in players_of(state, u) for u in totals if totals[u] == best)]
