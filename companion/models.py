@@ -39,9 +39,12 @@ class Table(Model):
     # How many actions are in effect (actions minus undos): the index of the next action,
     # from which its random generator is derived.
     moves: Mapped[int] = mapped_column(default=0)
-    # The state after the last event, written in the same transaction as the event, so a
-    # request never replays the log. Deferred: only read when the in-process cache misses.
+    # A checkpoint of the log: the state after the event `state_seq` (the log is the truth).
+    # Written with every change but an action, with an action that ends the game and with
+    # every CHECKPOINT_EVERY-th action (store.writing); a process that loads the table
+    # brings it on by the actions logged after it. Deferred: read when the cache misses.
     state: Mapped[dict[str, Any] | None] = deferred(mapped_column(JSON))
+    state_seq: Mapped[int | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[float] = mapped_column(default=time.time, index=True)
     started_at: Mapped[datetime | None] = mapped_column()  # when the game was dealt

@@ -87,6 +87,9 @@ class Snapshot:
     recent: tuple[Entry, ...]  # the newest LOG_TAIL events, oldest first
     in_effect: tuple[InEffect, ...]  # the newest UNDO_TAIL actions in effect, oldest first
     last_seq: int
+    # The log's event after which the database holds the state (its checkpoint), 0 for a
+    # table without a state.
+    state_seq: int = 0
     # The table clock's setting (None: no clock), and when the game was dealt.
     clock: dict | None = None
     started_at: datetime | None = None
@@ -123,11 +126,13 @@ class Snapshot:
         return next((p for p in self.players if p.id == player_id), None)
 
     def after_action(self, version: int, state: dict, status: str,
-                     finished_at: datetime | None, entry: Entry, reveal: bool) -> "Snapshot":
-        """The snapshot after one more action (an action never changes earlier lines)."""
+                     finished_at: datetime | None, entry: Entry, reveal: bool,
+                     state_seq: int) -> "Snapshot":
+        """The snapshot after one more action (an action never changes earlier lines), the
+        database's checkpoint being then after event `state_seq`."""
         return replace(
             self, version=version, moves=self.moves + 1, status=status,
-            finished_at=finished_at, state=state,
+            finished_at=finished_at, state=state, state_seq=state_seq,
             recent=(self.recent + (entry,))[-LOG_TAIL:],
             in_effect=(self.in_effect + (InEffect(entry.seq, entry.actor, reveal),))[-UNDO_TAIL:],
             last_seq=entry.seq)

@@ -1,6 +1,8 @@
 """A game is the replay of its log: the one way to rebuild a state from a table's seed and
 its actions in effect, used by undo, a record's replay, an import and the score chart;
-and the two things every replay needs, the order of play and the actions in effect.
+the one way to bring a state on by the actions logged after it (a checkpoint's, another
+process's); and the two things every replay needs, the order of play and the actions in
+effect.
 
 Pure like the engines: no Flask, no database.
 """
@@ -82,6 +84,19 @@ def replay(engine: Game[StateT, Any], players: list[int], options: dict[str, Any
             lines(notes)
         if after_each:
             after_each(state)
+    return state
+
+
+def advanced(engine: Game[StateT, Any], state: StateT, seed: int, moves: int,
+             actions: Iterable[tuple[int | None, dict[str, Any]]]) -> StateT:
+    """`state`, the state after `moves` actions in effect, brought on by `actions` (each
+    (actor, posted action data), the actions logged after it, in order): each applied to
+    a copy of what it may change, so `state` itself is left as it was.
+    Raises IllegalAction, or pydantic's ValidationError, for a log that does not replay."""
+    for index, (actor, data) in enumerate(actions, start=moves):
+        action = engine.parse_action(data)
+        state = engine.move_copy(state, action)
+        engine.apply(state, actor, action, action_rng(seed, index))
     return state
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, func, select
 
 from .connections import read_connection
+from .loading import brought_on
 from .reads import EVENTS, PLAYERS, TABLES
 
 
@@ -105,6 +106,14 @@ class Whole:
     row: Row
     players: Sequence[Row]
     events: Sequence[Row]
+
+    def state(self) -> dict[str, Any] | None:
+        """The state after the table's last event (the row holds a checkpoint)."""
+        if self.row.state is None:
+            return None
+        after = self.row.state_seq or 0
+        return brought_on(self.row, [event for event in self.events
+                                     if event.kind == "action" and event.seq > after])
 
 
 def whole_tables() -> Iterator[Whole]:

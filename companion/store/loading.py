@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from ..extensions import db
-from ..games.replay import in_effect
+from ..games import GAMES
+from ..games.replay import advanced, in_effect
 from ..snapshots import LOG_TAIL, UNDO_TAIL, Entry, InEffect, Seat, Snapshot
 from . import reads
 from .connections import read_connection
@@ -45,40 +46,58 @@ def load(table_id: int, known: Snapshot | None = None) -> Snapshot:
     """The table's snapshot at its current version. The row is read first and the log up
     to its version, so the parts agree (players are read after the row: they may be
     newer, never older). From a `known` older snapshot, when only moves were made since
-    (one event per version), only those are read."""
+    (one event per version), only those are read, and applied to its state; else the
+    state is the row's checkpoint brought on by the actions logged after it."""
     with read_connection() as connection:
-        row = reads.table_row(connection, table_id)
-        if known is not None and known.status != "lobby" and known.version < row.version:
-            later = reads.moves_since(connection, table_id, known.version, row.version)
-            if len(later) == row.version - known.version and all(
+        if known is not None and known.status != "lobby":
+            head = reads.table_head(connection, table_id)
+            later = reads.moves_since(connection, table_id, known.version, head.version)
+            if 0 < len(later) == head.version - known.version and all(
                     event.kind == "action" for event in later):
-                return _after_actions(known, row, later)
+                return _after_actions(known, head, later)
+        row = reads.table_row(connection, table_id)
         players = tuple(Seat(*seat) for seat in reads.seats(connection, table_id))
         outline = reads.log_outline(connection, table_id, row.version)
         newest = outline[-LOG_TAIL:]
         notes = reads.notes_of(connection, table_id, {e.seq for e in newest} | {
             e.undoes for e in newest if e.kind == "undo"})
+        state = None
+        if row.status != "lobby" and row.state is not None:
+            state = brought_on(row, reads.actions_after(connection, table_id,
+                                                        row.state_seq or 0, row.version))
     undone = {event.undoes for event in outline if event.kind == "undo"}
     return Snapshot(
         id=row.id, code=row.code, game=row.game, status=row.status, version=row.version,
         moves=row.moves, seed=row.seed, options=row.options, first_player=row.first_player,
         finished_at=row.finished_at, next_code=row.next_code,
         host_token_hash=row.host_token_hash, players=players, clock=row.clock,
-        started_at=row.started_at, teaching=row.teaching,
-        state=row.state if row.status != "lobby" else None,
+        started_at=row.started_at, teaching=row.teaching, state=state,
+        state_seq=row.state_seq or 0,
         recent=tuple(log_entries(newest, undone, notes)),
         in_effect=tuple(InEffect(e.seq, e.actor, e.reveal)
                         for e in in_effect(outline)[-UNDO_TAIL:]),
         last_seq=outline[-1].seq if outline else 0)
 
 
-def _after_actions(known: Snapshot, row, later: Sequence) -> Snapshot:
+def brought_on(row, actions: Sequence) -> dict:
+    """The state of a table's row (its checkpoint) brought on by the actions logged after
+    it (each with `actor` and `action`; every one in effect, since an undo writes a
+    checkpoint), the last of them the row's `moves`-th."""
+    if not actions:
+        return row.state
+    return advanced(GAMES[row.game], row.state, row.seed, row.moves - len(actions),
+                    [(action.actor, action.action) for action in actions])
+
+
+def _after_actions(known: Snapshot, head, later: Sequence) -> Snapshot:
+    state = advanced(GAMES[known.game], known.dealt_state, known.dealt_seed, known.moves,
+                     [(event.actor, event.action) for event in later])
     for event in later:
         known = known.after_action(
-            event.version, row.state, row.status, row.finished_at,
+            event.version, state, head.status, head.finished_at,
             Entry(seq=event.seq, kind="action", actor=event.actor, notes=event.notes,
-                  at=event.at), event.reveal)
-    return replace(known, moves=row.moves, next_code=row.next_code)
+                  at=event.at), event.reveal, head.state_seq or 0)
+    return replace(known, moves=head.moves, next_code=head.next_code)
 
 
 _database_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

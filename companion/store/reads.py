@@ -19,10 +19,13 @@ CODE_LENGTH = 4
 
 BY_CODE = select(TABLES.c.id, TABLES.c.version).where(TABLES.c.code == bindparam("code"))
 VERSION = select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id"))
-ROW = select(*(TABLES.c[name] for name in (
-    "id", "code", "game", "status", "version", "moves", "seed", "options", "first_player",
-    "finished_at", "next_code", "host_token_hash", "state", "clock", "started_at",
-    "teaching"))).where(
+HEAD_COLUMNS = ("id", "code", "game", "status", "version", "moves", "seed", "options",
+                "first_player", "finished_at", "next_code", "host_token_hash", "state_seq",
+                "clock", "started_at", "teaching")
+# The row without its state, and with it (the checkpoint: `state_seq` says where).
+HEAD = select(*(TABLES.c[name] for name in HEAD_COLUMNS)).where(
+    TABLES.c.id == bindparam("table_id"))
+ROW = select(*(TABLES.c[name] for name in HEAD_COLUMNS), TABLES.c.state).where(
     TABLES.c.id == bindparam("table_id"))
 SEATS = select(*(PLAYERS.c[name] for name in (
     "id", "seat", "name", "name_key", "local", "token_hash", "rejoin_code_hash",
@@ -42,10 +45,14 @@ CLOCK_LOG = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.undoes,
 NOTES = select(EVENTS.c.seq, EVENTS.c.notes).where(
     EVENTS.c.table_id == bindparam("table_id"),
     EVENTS.c.seq.in_(bindparam("seqs", expanding=True)))
-MOVES_SINCE = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.notes,
-                     EVENTS.c.at, EVENTS.c.reveal, EVENTS.c.version).where(
+MOVES_SINCE = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.action,
+                     EVENTS.c.notes, EVENTS.c.at, EVENTS.c.reveal, EVENTS.c.version).where(
     EVENTS.c.table_id == bindparam("table_id"), EVENTS.c.version > bindparam("after"),
     EVENTS.c.version <= bindparam("upto")).order_by(EVENTS.c.seq)
+# The actions logged after a checkpoint, up to a version: each brings its state on.
+ACTIONS_AFTER = select(EVENTS.c.actor, EVENTS.c.action).where(
+    EVENTS.c.table_id == bindparam("table_id"), EVENTS.c.seq > bindparam("after"),
+    EVENTS.c.version <= bindparam("upto"), EVENTS.c.kind == "action").order_by(EVENTS.c.seq)
 SENT = select(EVENTS.c.version, EVENTS.c.seq, EVENTS.c.notes).where(
     EVENTS.c.table_id == bindparam("table_id"), EVENTS.c.actor_key == bindparam("actor_key"),
     EVENTS.c.action_id == bindparam("action_id"))
@@ -69,8 +76,22 @@ def table_version(connection: Connection, table_id: int) -> int:
     return connection.execute(VERSION, {"table_id": table_id}).scalar_one()
 
 
+def table_head(connection: Connection, table_id: int) -> Row:
+    """The table's row without its state."""
+    return connection.execute(HEAD, {"table_id": table_id}).one()
+
+
 def table_row(connection: Connection, table_id: int) -> Row:
+    """The table's row with its state (the checkpoint after event `state_seq`)."""
     return connection.execute(ROW, {"table_id": table_id}).one()
+
+
+def actions_after(connection: Connection, table_id: int, after: int, upto: int
+                  ) -> Sequence[Row]:
+    """The actor and action of each action logged after event `after`, up to version
+    `upto`, oldest first."""
+    return connection.execute(ACTIONS_AFTER, {"table_id": table_id, "after": after,
+                                              "upto": upto}).all()
 
 
 def seats(connection: Connection, table_id: int) -> Sequence[Row]:

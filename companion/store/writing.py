@@ -7,6 +7,11 @@ processes share it; the other computes its change again on the table as it is th
 is refused, by what it computes). On PostgreSQL the update carries the notice to other
 processes, delivered on commit. After the commit the new snapshot is in this process's
 cache and the table's streams here are woken.
+
+A change's state is written as the table's checkpoint (`checkpoint_due`): the log is the
+truth, and an action that does not write it costs its event, not the whole state again
+(a score sheet of a hundred rounds is hundreds of kilobytes). Whoever loads the table
+brings the checkpoint on by the actions logged after it (`loading`).
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ from .loading import at_least, cache, latest
 from .reads import EVENTS, PLAYERS, TABLES
 
 WRITE_RETRIES = 8
+CHECKPOINT_EVERY = 20  # events at most between a table's checkpoints of its state
 
 
 def busy() -> CompanionError:
@@ -47,7 +53,8 @@ class NewTable:
 
 @dataclass
 class Change:
-    """What one write changes: the table row's new values (the store sets its version),
+    """What one write changes: the table row's new values (the store sets its version;
+    a `state` is written when a checkpoint is due),
     the log's new events (the store numbers them), seats added (in seat order), edited
     (by player id) or removed, and a table created with it (the next game's), its options
     kept under their name (`named`) as a table created on its own would keep them."""
@@ -102,7 +109,7 @@ def write(table: Snapshot, compute: Callable[[Snapshot], Change | None],
             return Written(before, before.version)
         try:
             with transaction() as connection:
-                version, at = _commit(connection, before, change)
+                version, at, state_seq = _commit(connection, before, change)
         except _Lost:
             continue
         except IntegrityError:  # an action sent again, a code or a name taken meanwhile
@@ -110,7 +117,7 @@ def write(table: Snapshot, compute: Callable[[Snapshot], Change | None],
             if sent is not None:
                 return sent
             continue
-        return _done(before, change, version, at)
+        return _done(before, change, version, at, state_seq)
     raise busy()
 
 
@@ -122,10 +129,27 @@ def _sent_again(table: Snapshot, action_id: str | None,
     return Written(latest(table), *sent) if sent is not None else None
 
 
-def _commit(connection: Connection, before: Snapshot, change: Change) -> tuple[int, Any]:
-    """The version the change made, and when."""
+def checkpoint_due(before: Snapshot, change: Change) -> bool:
+    """Whether the state a change carries is written: always but for one action, which
+    writes it when it ends the game or when CHECKPOINT_EVERY events followed the last
+    checkpoint (a table loaded afresh then applies at most that many actions to it)."""
+    last = before.last_seq + len(change.events)
+    return (not change.is_one_action() or change.row.get("status") != "playing"
+            or last - before.state_seq >= CHECKPOINT_EVERY)
+
+
+def _commit(connection: Connection, before: Snapshot, change: Change
+            ) -> tuple[int, Any, int]:
+    """The version the change made, when, and the event after which the database's
+    state is (its checkpoint)."""
     version = before.version + 1
     values = {**change.row, "version": version, "updated_at": time.time()}
+    state_seq = before.state_seq
+    if "state" in values:
+        if checkpoint_due(before, change):
+            state_seq = values["state_seq"] = before.last_seq + len(change.events)
+        else:
+            del values["state"]
     notice = live.notice(connection.dialect.name, before.code, version)
     statement = _table_update(tuple(values), notice is not None)
     params = {"table_id": before.id, "expected": before.version,
@@ -152,16 +176,17 @@ def _commit(connection: Connection, before: Snapshot, change: Change) -> tuple[i
         _insert_table(connection, change.new_table)
     if change.named is not None:
         saved.save(connection, change.named)
-    return version, at
+    return version, at, state_seq
 
 
-def _done(before: Snapshot, change: Change, version: int, at) -> Written:
+def _done(before: Snapshot, change: Change, version: int, at, state_seq: int) -> Written:
     if change.is_one_action():
         event, row = change.events[0], change.row
         entry = Entry(seq=before.last_seq + 1, kind="action", actor=event["actor"],
                       notes=event["notes"], at=at)
         after = before.after_action(version, row["state"], row["status"],
-                                    row["finished_at"], entry, event.get("reveal", False))
+                                    row["finished_at"], entry, event.get("reveal", False),
+                                    state_seq)
         cache.put(after)
     else:
         after = None

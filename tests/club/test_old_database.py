@@ -11,25 +11,30 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 from flask_babel import force_locale
-from flask_migrate import upgrade
-from sqlalchemy import insert
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import JSON, column, func, insert, select
+from sqlalchemy import table as sa_table
 
-from companion import create_app
+from companion import create_app, store
 from companion.auth import PUBLIC, Viewer
 from companion.extensions import db
+from companion.games import GAMES
 from companion.models import Event, Player, Table
-from companion.table import read
+from companion.table import moves, read
 from tests.support.app import close_app, own_database
+from tests.support.bots import choose_move
 from tests.support.catalogs import english_in
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 MIGRATIONS = str(ROOT / "migrations")
 BEFORE_MESSAGES = "e3fd26843148"
+BEFORE_CHECKPOINTS = "e81c5a7d2b94"
 BUILT_IN = ("go-big", "big-money", "big-top", "nothing-beats-a-large")
 SPEAKING_IN_MESSAGES = ("go-big", "nothing-beats-a-large")
 OLD_TABLES = json.loads((ROOT / "tests/data/tables_before_messages.json").read_text())["tables"]
@@ -104,3 +109,40 @@ def test_an_upgraded_database_reads_its_history_as_before_and_in_german(old_data
             if old["game"] in SPEAKING_IN_MESSAGES:
                 assert all(isinstance(note["text"], dict)
                            for event in events for note in event.notes), old["game"]
+
+
+def last_seq(table_id: int) -> int:
+    return db.session.execute(select(func.max(Event.seq)).where(
+        Event.table_id == table_id)).scalar_one()
+
+
+def test_the_state_becomes_a_checkpoint_and_back_every_state_up_to_date(old_database):
+    """Upgraded, each table's state is its checkpoint after its last event; moves then
+    write their events only; going back to the revision before checkpoints writes each
+    state as it is after the last event again, and coming up again finds it there."""
+    with old_database.app_context():
+        upgrade(directory=MIGRATIONS)
+        for row in db.session.execute(db.select(Table)).scalars():
+            assert row.state_seq == last_seq(row.id)
+            assert store.load(row.id).state == row.state
+        code = next(f"OLD{chr(65 + number)}" for number, old in enumerate(OLD_TABLES)
+                    if old["game"] == "go-big" and old["status"] == "playing")
+        rng = random.Random(5)
+        with old_database.test_request_context("/"):
+            for _ in range(3):
+                table = read.find(code)
+                player, action = choose_move(GAMES["go-big"], table.state, rng)
+                moves.act(table, Viewer(player_id=player), action)
+            state = read.find(code).state
+        row = db.session.execute(db.select(Table).where(Table.code == code)).scalar_one()
+        assert row.state != state and row.state_seq < last_seq(row.id)
+        db.session.remove()
+        downgrade(directory=MIGRATIONS, revision=BEFORE_CHECKPOINTS)
+        stored = sa_table("tables", column("code"), column("state", JSON()))
+        assert db.session.execute(select(stored.c.state).where(
+            stored.c.code == code)).scalar_one() == state
+        db.session.remove()
+        upgrade(directory=MIGRATIONS)
+        row = db.session.execute(db.select(Table).where(Table.code == code)).scalar_one()
+        assert row.state == state and row.state_seq == last_seq(row.id)
+        db.session.remove()

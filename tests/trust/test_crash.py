@@ -3,7 +3,8 @@ bots post a stream of moves to a table of every game (at least 20 kills). After 
 before the restart, the database is read directly: every acknowledged move is in the log
 with the version it was acknowledged at, a table's version counts exactly its changes (no
 move half-applied: a bumped version without its event, or an event without its state),
-the log has no gap, and the stored state equals a fresh replay of the log. After the
+the log has no gap, and the stored state (a checkpoint) and the state loaded from it equal
+a fresh replay of the log. After the
 restart, a move whose answer was lost is sent again with the same action_id: it applies
 once (or answers as it did before the kill)."""
 from __future__ import annotations
@@ -20,8 +21,8 @@ from companion import store
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Event, Table
-from companion.table import moves
 from tests.support.bots import choose_move
+from tests.support.checkpoints import check_state_is_the_log
 from tests.support.counts import COUNTS
 from tests.support.players import ALL_GAMES, big_seed, new_action_id, new_table
 from tests.support.referee import Referee
@@ -167,11 +168,8 @@ def check_after_kill(app, bots: list[Bot], everything: bool = False
                 # Joins and the start, then one version per event: nothing half-applied.
                 assert table.version == len(table.players) + 1 + len(events), code
                 assert events == [] or events[-1].version == table.version
-                loaded = store.load(table.id)
-                effective = store.actions_in_effect(loaded.id)
-                assert table.moves == len(effective)
-                fresh = moves.replay_table(loaded, effective)
-                assert table.state == fresh, f"{code}: the state is not a replay of the log"
+                assert table.moves == len(store.actions_in_effect(table.id))
+                fresh = check_state_is_the_log(table)
                 finished = bot.engine.result(fresh) is not None
                 assert (table.status == "finished") == finished
                 versions[code] = (table.version, len(events))

@@ -12,12 +12,12 @@ import time
 import pytest
 import requests
 
-from companion import live, store
+from companion import live
 from companion.extensions import db
 from companion.models import Table
-from companion.table import moves
 from tests.support.api import Api, Seated
 from tests.support.app import ROOT, close_app, free_port
+from tests.support.checkpoints import check_state_is_the_log
 from tests.support.servers import GUNICORN, ServerProcess, processes_of_group
 from tests.support.streams import Stream
 
@@ -164,8 +164,7 @@ def test_a_new_app_on_the_same_database_continues_every_table(app, app_with):
     assert table.act(table.tokens["Ann"], type="draw", source="deck")[0] == 200
     with again.app_context():
         stored = db.session.execute(db.select(Table).where(Table.code == table.code)).scalar_one()
-        loaded = store.load(stored.id)
-        assert moves.replay_table(loaded, store.actions_in_effect(loaded.id)) == stored.state
+        check_state_is_the_log(stored)
 
 
 # -- real server processes ----------------------------------------------------------
