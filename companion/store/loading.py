@@ -51,7 +51,7 @@ def load(table_id: int, known: Snapshot | None = None) -> Snapshot:
     with read_connection() as connection:
         if known is not None and known.status != "lobby":
             head = reads.table_head(connection, table_id)
-            later = reads.moves_since(connection, table_id, known.version, head.version)
+            later = reads.moves_since(connection, table_id, known.last_seq, head.version)
             if 0 < len(later) == head.version - known.version and all(
                     event.kind == "action" for event in later):
                 return _after_actions(known, head, later)

@@ -45,9 +45,11 @@ CLOCK_LOG = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.undoes,
 NOTES = select(EVENTS.c.seq, EVENTS.c.notes).where(
     EVENTS.c.table_id == bindparam("table_id"),
     EVENTS.c.seq.in_(bindparam("seqs", expanding=True)))
+# Read from the log's index on (table_id, seq): after a seq, not after a version, so a long
+# log is not scanned for its last few events.
 MOVES_SINCE = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.actor, EVENTS.c.action,
                      EVENTS.c.notes, EVENTS.c.at, EVENTS.c.reveal, EVENTS.c.version).where(
-    EVENTS.c.table_id == bindparam("table_id"), EVENTS.c.version > bindparam("after"),
+    EVENTS.c.table_id == bindparam("table_id"), EVENTS.c.seq > bindparam("after"),
     EVENTS.c.version <= bindparam("upto")).order_by(EVENTS.c.seq)
 # The actions logged after a checkpoint, up to a version: each brings its state on.
 ACTIONS_AFTER = select(EVENTS.c.actor, EVENTS.c.action).where(
@@ -109,7 +111,7 @@ def notes_of(connection: Connection, table_id: int, seqs: set[int]) -> dict[int,
 
 
 def moves_since(connection: Connection, table_id: int, after: int, upto: int) -> Sequence[Row]:
-    """The events of versions `after` (excluded) to `upto`, oldest first."""
+    """The events after event `after` up to version `upto`, oldest first."""
     return connection.execute(MOVES_SINCE, {"table_id": table_id, "after": after,
                                             "upto": upto}).all()
 
