@@ -397,6 +397,7 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
                 rows.append({"round": number, "scores": entry,
                              "total": sheet.row_total(entry), "open": True})
             seats.append({"player": player, "rows": rows, "total": total})
+        totals = teams.unit_totals(state, {seat["player"]: seat["total"] for seat in seats})
         public: dict[str, Any] = {
             "name": options["name"], "round": None if state["finished"] else number,
             "rounds": options["rounds"], "categories": options["categories"],
@@ -405,11 +406,10 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
             "secret": options["secret"], "tiebreaks": options["tiebreaks"],
             "closed": len(state["closed"]),
             "entered": [p for p in state["players"] if str(p) in state["open"]],
-            "leaders": (teams.leaders(state, {seat["player"]: seat["total"] for seat in seats})
-                        if state["closed"] else []),
+            "leaders": teams.leaders(state, totals) if state["closed"] else [],
             "seats": seats, "dealer": bids.dealer(state), **bids.public_part(state),
             "zero_sum": zero_sum.on(state), "off_by": zero_sum.off_by(state),
-            **outcome.public_part(state), **teams.public_part(state)}
+            **outcome.public_part(state), **teams.public_part(state, totals)}
         return public, self.private_view(state, viewer)
 
     def private_view(self, state: ScoreSheetState, viewer: int | None) -> dict[str, Any] | None:

@@ -127,10 +127,14 @@ def seconds_used(state: ScoreSheetState, used_ms: Mapping[int, int], unit: int) 
     return sum(used_ms.get(p, 0) for p in players_of(state, unit)) // 1000
 
 
-def leaders(state: ScoreSheetState, player_totals: Mapping[int, int]) -> list[int]:
-    """The players of the leading units on the closed rounds (`player_totals`: each
-    player's, which are the units' without teams)."""
-    totals = {u: total(state, u) if on(state) else player_totals[u] for u in units(state)}
+def unit_totals(state: ScoreSheetState, player_totals: Mapping[int, int]) -> dict[int, int]:
+    """Each unit's total on the closed rounds: each team's, or without teams each
+    player's (`player_totals`, already summed)."""
+    return {u: total(state, u) if on(state) else player_totals[u] for u in units(state)}
+
+
+def leaders(state: ScoreSheetState, totals: Mapping[int, int]) -> list[int]:
+    """The players of the leading units on the closed rounds (`totals`: `unit_totals`)."""
     best = (min if sheet.options(state)["lowest_wins"] else max)(totals.values())
     return [p for p in state["players"]
             if any(p in players_of(state, u) for u in totals if totals[u] == best)]
@@ -141,9 +145,10 @@ def reaching(state: ScoreSheetState, target: int) -> list[Param]:
     return [called(state, u) for u in units(state) if total(state, u) >= target]
 
 
-def public_part(state: ScoreSheetState) -> dict[str, Any]:
+def public_part(state: ScoreSheetState, totals: Mapping[int, int]) -> dict[str, Any]:
+    """The teams as every screen shows them (`totals`: `unit_totals`)."""
     return {"teams": [{"team": team, "name": name(state, team),
-                       "players": members(state, team), "total": total(state, team)}
+                       "players": members(state, team), "total": totals[team]}
                       for team in range(count(state))],
             "team_scoring": (sheet.options(state).get("team_scoring", "together")
                              if on(state) else None)}
