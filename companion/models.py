@@ -41,8 +41,9 @@ class Table(Model):
     moves: Mapped[int] = mapped_column(default=0)
     # A checkpoint of the log: the state after the event `state_seq` (the log is the truth).
     # Written with every change but an action, with an action that ends the game and with
-    # every CHECKPOINT_EVERY-th action (store.writing); a process that loads the table
-    # brings it on by the actions logged after it. Deferred: read when the cache misses.
+    # an action CHECKPOINT_EVERY events after the last checkpoint (store.writing); a process
+    # that loads the table brings it on by the actions logged after it. Deferred: read
+    # when the cache misses.
     state: Mapped[dict[str, Any] | None] = deferred(mapped_column(JSON))
     state_seq: Mapped[int | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
