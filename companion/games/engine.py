@@ -426,6 +426,14 @@ class Game(Generic[StateT, OptionsT]):
         (tests/web/test_own_part_inputs.py). The whole state by default."""
         return public
 
+    def own_actions(self, public: dict[str, Any], you: int | None,
+                    actions: list[dict[str, Any]], phoneless: list[int]
+                    ) -> list[dict[str, Any]]:
+        """Of the `actions` offered to viewer `you`, what their own part reads, the players
+        without a phone given (whom only the host moves): cut down as `own_reads` cuts the
+        state, it must render the same. The actions themselves by default."""
+        return actions
+
     def private_view(self, state: StateT, viewer: int | None) -> dict[str, Any] | None:
         """The viewer's own secrets alone (`view`'s second part): a game whose public
         state is long to build gives them without building it."""

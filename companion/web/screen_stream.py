@@ -123,18 +123,21 @@ def elements(own: str) -> dict[str, tuple[str, bytes]]:
 def own_inputs(seen: Snapshot, context: dict[str, Any]) -> bytes:
     """A digest of what a viewer's own part (but its turn line and its undo button) reads:
     their view but the public state, the version and who is awaited (whether they are
-    instead), what the game says their moves and secrets read of the public state
-    (`Game.own_reads`), and what the templates work out from the table (their "why not"
-    lines, their lesson, the display's lessons, the log's lines only they read, the
-    players without a phone)."""
+    instead), what the game says their moves and secrets read of the public state and of
+    the actions offered (`Game.own_reads`, `Game.own_actions`), and what the templates
+    work out from the table (their "why not" lines, their lesson, the display's lessons,
+    the log's lines only they read, the players without a phone)."""
     view = context["view"]
     awaited = view["you"] is not None and view["you"] in view["waiting_for"]
+    engine = GAMES[seen.game]
     read = [
         context["screen"], current(), request.script_root, seen.next_code, awaited,
         {key: value for key, value in view.items()
-         if key not in ("state", "version", "waiting_for", "turn")},
-        (GAMES[seen.game].own_reads(view["state"], view["you"], view["actions"])
-         if view["state"] is not None else None),
+         if key not in ("state", "version", "waiting_for", "turn", "actions")},
+        (engine.own_reads(view["state"], view["you"], view["actions"]),
+         engine.own_actions(view["state"], view["you"], view["actions"],
+                            [p.id for p in seen.players if p.local]))
+        if view["state"] is not None else view["actions"],
         context["catalogue"], context["own_lines"],
         why_not_lines(seen, view), lesson_now(seen, view),
         lessons_on_the_display(seen) if context["screen"] == "display" else None,

@@ -1,9 +1,10 @@
 """A screen's stream renders a viewer's own part again only when what it reads changed
-(screen_stream.own_inputs): of the public state, what the game says its own part reads
-(`Game.own_reads`), and whether the viewer is awaited rather than who is. Here each game's
-own part, at every step of seeded games and for every screen, renders the same from those
-alone as from the whole view: a template that reads more would be caught here before a
-phone kept an old form."""
+(screen_stream.own_inputs): of the public state and of the actions offered, what the game
+says its own part reads (`Game.own_reads`, `Game.own_actions`), and whether the viewer is
+awaited rather than who is. Here each game's own part, at every step of seeded games and
+for every screen (a sheet's with players without a phone too), renders the same from
+those alone as from the whole view: a template that reads more would be caught here
+before a phone kept an old form."""
 from __future__ import annotations
 
 import pytest
@@ -15,6 +16,7 @@ from companion.table import read
 from companion.web.screen_stream import ACTION_ID, NOT_A_CHANGE, own_inputs
 from companion.web.screens import panel_context
 from tests.support.api import Api
+from tests.support.screens import post
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 OPTIONS = {"score-sheet": [{"categories": ["Points", "Eggs"], "entry": "players"},
@@ -31,8 +33,11 @@ def own_part(app, code: str, viewer: Viewer, screen: str, cut: bool) -> str:
         if cut:
             view = context["view"]
             awaited = view["you"] is not None and view["you"] in view["waiting_for"]
-            reads = GAMES[table.game].own_reads(view["state"], view["you"], view["actions"])
-            context["view"] = dict(view, state=reads,
+            engine = GAMES[table.game]
+            reads = engine.own_reads(view["state"], view["you"], view["actions"])
+            offered = engine.own_actions(view["state"], view["you"], view["actions"],
+                                         [p.id for p in table.players if p.local])
+            context["view"] = dict(view, state=reads, actions=offered,
                                    waiting_for=[view["you"]] if awaited else [], turn=None)
         own = render_template("table/_own_event.html", **dict(
             context, action_id=ACTION_ID, fragment=True, oob=True))
@@ -60,6 +65,37 @@ def test_an_own_part_reads_of_the_table_only_what_its_game_says(app, game, optio
             break
         token, action = table.next_move()
         table.act(token, **action)
+
+
+@pytest.mark.parametrize("options", [
+    {"categories": ["Points", "Eggs"], "entry": "players", "rounds": 3},
+    {"categories": ["Points"], "entry": "players", "secret": True, "rounds": 3},
+    {"categories": ["Points"], "entry": "scorer", "rounds": 3}])
+def test_a_sheets_own_parts_read_only_what_it_says_with_a_player_without_a_phone(
+        app, options):
+    """The host enters the rows of a player without a phone: the host's own part reads who
+    has entered of them (`own_actions` cuts the rest away)."""
+    api = Api(client=app.test_client(), app=app)
+    table = api.table("score-sheet", players=("Ann", "Ben"), start=False, options=options)
+    host = app.test_client()
+    host.set_cookie(f"companion_host_{table.code}", table.host)
+    post(host, f"/t/{table.code}/players/local", {"name": "Dan"}, f"/t/{table.code}/host")
+    status, body = api.call("POST", f"/tables/{table.code}/start", table.host, {"seed": 7})
+    assert status == 200, body
+    dan = next(p["id"] for p in body["players"] if p["name"] == "Dan")
+    table.ids["Dan"], table.names[dan] = dan, "Dan"
+    for _ in range(12):
+        own_parts_read_only_what_they_say(app, table)
+        view = table.view()
+        if view["status"] != "playing":
+            break
+        if dan in view["waiting_for"]:  # the host enters Dan's row, then the others theirs
+            status, body = table.act(table.host, type="enter", round=view["state"]["round"],
+                                     player=dan, scores={c: 4 for c in options["categories"]})
+        else:
+            token, action = table.next_move()
+            status, body = table.act(token, **action)
+        assert status == 200, body
 
 
 def inputs(app, code: str, player: int) -> bytes:

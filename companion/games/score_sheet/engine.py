@@ -16,6 +16,7 @@ from . import bids, bot, outcome, sheet, standings, teams, zero_sum
 from .teaching import LESSONS
 from .models import Bid, Correct, End, Enter, EnterRound, Finish
 from .models import Options as ScoreSheetOptions
+from .reads import SheetReads
 from .rules import SheetRules
 from .state import ScoreSheetState, Scores, SheetOptions, copy_for_move
 
@@ -28,7 +29,7 @@ def tally(scores: Scores) -> Listed:
                    for c, v in scores.items()), tally=True)
 
 
-class ScoreSheet(SheetRules, Game[ScoreSheetState]):
+class ScoreSheet(SheetRules, SheetReads, Game[ScoreSheetState]):
     id = "score-sheet"
     title = "Score sheet"
     lessons = LESSONS
@@ -438,33 +439,6 @@ class ScoreSheet(SheetRules, Game[ScoreSheetState]):
         """Each player's total; in partnerships, each team's, under its first player's id
         (the chart draws a line a team)."""
         return {teams.players_of(state, u)[0]: teams.total(state, u) for u in teams.units(state)}
-
-    # What a player's moves and secrets read of the sheet: not its rows, which change at
-    # every entry (the "entered" line only as whether anyone has entered, and only where
-    # the host's "end" is offered, which says the open round's entries are dropped).
-    OWN_READS = ("bids", "bids_in", "categories", "round", "secret", "entry", "team_scoring",
-                 "teams")
-
-    def own_reads(self, public: dict[str, Any], you: int | None,
-                  actions: list[dict[str, Any]]) -> dict[str, Any]:
-        ends = any(action["type"] == "end" for action in actions)
-        return {**{key: public.get(key) for key in self.OWN_READS},
-                "entered": bool(public.get("entered")) if ends else None}
-
-    def public_since(self, public: dict[str, Any],
-                     actions: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """Each seat's rows of the rounds these actions entered or corrected, and the open
-        round's; the seats' totals stay whole."""
-        rounds: set[int] = set()
-        for action in actions:
-            if action.get("type") in ("enter", "enter_round", "bid", "correct"):
-                rounds.add(action["round"])
-            elif action.get("type") not in ("end", "finish"):
-                return None
-        seats = [dict(seat, rows=[row for row in seat["rows"]
-                                  if row["round"] in rounds or row.get("open")])
-                 for seat in public["seats"]]
-        return dict(public, seats=seats)
 
     def keeps_secrets(self, state: ScoreSheetState) -> bool:
         if bids.rule(state):
