@@ -7,6 +7,8 @@ those alone as from the whole view: a template that reads more would be caught h
 before a phone kept an old form."""
 from __future__ import annotations
 
+import random
+
 import pytest
 from flask import render_template
 
@@ -70,11 +72,12 @@ def test_an_own_part_reads_of_the_table_only_what_its_game_says(app, game, optio
 @pytest.mark.parametrize("options", [
     {"categories": ["Points", "Eggs"], "entry": "players", "rounds": 3},
     {"categories": ["Points"], "entry": "players", "secret": True, "rounds": 3},
-    {"categories": ["Points"], "entry": "scorer", "rounds": 3}])
+    {"categories": ["Points"], "entry": "scorer", "rounds": 3},
+    {"categories": ["Tricks"], "bids": "oh_hell", "rounds": 3}])
 def test_a_sheets_own_parts_read_only_what_it_says_with_a_player_without_a_phone(
         app, options):
-    """The host enters the rows of a player without a phone: the host's own part reads who
-    has entered of them (`own_actions` cuts the rest away)."""
+    """The host enters the rows (and bids) of a player without a phone: the host's own
+    part reads who has entered of them (`own_actions` cuts the rest away)."""
     api = Api(client=app.test_client(), app=app)
     table = api.table("score-sheet", players=("Ann", "Ben"), start=False, options=options)
     host = app.test_client()
@@ -84,14 +87,17 @@ def test_a_sheets_own_parts_read_only_what_it_says_with_a_player_without_a_phone
     assert status == 200, body
     dan = next(p["id"] for p in body["players"] if p["name"] == "Dan")
     table.ids["Dan"], table.names[dan] = dan, "Dan"
-    for _ in range(12):
+    rng = random.Random(3)
+    for _ in range(14):
         own_parts_read_only_what_they_say(app, table)
         view = table.view()
         if view["status"] != "playing":
             break
-        if dan in view["waiting_for"]:  # the host enters Dan's row, then the others theirs
-            status, body = table.act(table.host, type="enter", round=view["state"]["round"],
-                                     player=dan, scores={c: 4 for c in options["categories"]})
+        if dan in view["waiting_for"]:  # the host makes Dan's move, then the others theirs
+            with app.app_context():
+                state = read.find(table.code).state
+            action = GAMES["score-sheet"].random_action(state, dan, rng)
+            status, body = table.act(table.host, **{**action, "as": dan})
         else:
             token, action = table.next_move()
             status, body = table.act(token, **action)

@@ -24,15 +24,16 @@ class SheetReads:
     def own_actions(self, public: dict[str, Any], you: int | None,
                     actions: list[dict[str, Any]], phoneless: list[int]
                     ) -> list[dict[str, Any]]:
-        """The host's entry for one player, on a sheet whose players enter their own rows,
-        names only the players without a phone (none when entries are secret): of who has
-        entered, it reads only them (so another player's entry leaves the host's part)."""
+        """The host's entry (or bid) for one player, on a sheet whose players enter their
+        own rows, names only the players without a phone (none when entries are secret):
+        of who has entered, it reads only them (so another player's entry leaves the
+        host's part as it was)."""
         if you is not None or public.get("entry") == "scorer":
             return actions
         named = [] if public.get("secret") else phoneless
         return [dict(action, players=[p for p in action["players"] if p in named],
                      entered=[p for p in action["entered"] if p in named])
-                if action["type"] == "enter" else action for action in actions]
+                if action["type"] in ("enter", "bid") else action for action in actions]
 
     def public_since(self, public: dict[str, Any],
                      actions: list[dict[str, Any]]) -> dict[str, Any] | None:
