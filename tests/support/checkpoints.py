@@ -16,6 +16,10 @@ def check_state_is_the_log(stored: Table) -> dict:
     assert loaded.state == moves.replay_table(loaded, effective), \
         f"{stored.code}: the state is not a replay of the log"
     assert stored.state_seq is not None and stored.state_seq <= loaded.last_seq
+    in_effect = {event.seq for event in effective}
+    assert all(event.seq in in_effect for event in store.events(stored.id)
+               if event.kind == "action" and event.seq > stored.state_seq), \
+        f"{stored.code}: an action after the checkpoint was taken back"
     kept = [event for event in effective if event.seq <= stored.state_seq]
     assert stored.state == moves.replay_table(loaded, kept), \
         f"{stored.code}: the checkpoint is not a replay of the log up to it"

@@ -4,9 +4,8 @@ before the restart, the database is read directly: every acknowledged move is in
 with the version it was acknowledged at, a table's version counts exactly its changes (no
 move half-applied: a bumped version without its event, or an event without its state),
 the log has no gap, and the stored state (a checkpoint) and the state loaded from it equal
-a fresh replay of the log. After the
-restart, a move whose answer was lost is sent again with the same action_id: it applies
-once (or answers as it did before the kill)."""
+a fresh replay of the log. After the restart, a move whose answer was lost is sent again
+with the same action_id: it applies once (or answers as it did before the kill)."""
 from __future__ import annotations
 
 import random
