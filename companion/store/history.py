@@ -132,8 +132,10 @@ def _whole(connection: Connection, table_id: int) -> Whole:
     row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).one()
     players = connection.execute(select(PLAYERS).where(PLAYERS.c.table_id == table_id)
                                  .order_by(PLAYERS.c.seat)).all()
-    events = connection.execute(select(EVENTS).where(EVENTS.c.table_id == table_id)
-                                .order_by(EVENTS.c.seq)).all()
+    # Up to the row's version: a move written meanwhile belongs to a later version.
+    events = connection.execute(select(EVENTS).where(
+        EVENTS.c.table_id == table_id, EVENTS.c.version <= row.version)
+        .order_by(EVENTS.c.seq)).all()
     return Whole(row, players, events)
 
 
