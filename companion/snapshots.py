@@ -7,6 +7,7 @@ database. Snapshots are immutable; the state inside one is never mutated (copy i
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -98,14 +99,24 @@ class Snapshot:
     # What several readers of this version work out alike (names, log lines, the parts
     # of a view every viewer shares): worked out once. A new version starts empty.
     _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # Held while a reader works something out, so that the streams of a threaded server
+    # waking together at a version wait for the first instead of each working it out.
+    # Reentrant: what is worked out may read other parts of the same version.
+    _working: threading.RLock = field(default_factory=threading.RLock, init=False,
+                                      repr=False, compare=False)
 
     def memo(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """`compute()`, worked out once for this version; never change what it gives."""
         try:
             return self._memo[key]
         except KeyError:
-            found = self._memo[key] = compute()
-            return found
+            pass
+        with self._working:
+            try:
+                return self._memo[key]
+            except KeyError:
+                found = self._memo[key] = compute()
+                return found
 
     @property
     def dealt_state(self) -> dict:

@@ -4,6 +4,8 @@ process that made a move, or brought up to date from an older one after moves ma
 elsewhere."""
 from __future__ import annotations
 
+import threading
+
 from companion import store
 from companion.table import read
 from companion.extensions import db
@@ -90,3 +92,33 @@ def test_the_whole_log_read_once_per_version_follows_each_move_and_undo(api):
     assert status == 200
     assert log() == before + [("Ann played a single 3.", True),
                               ("Ann undid: Ann played a single 3.", False)]
+
+
+def test_what_a_version_works_out_is_worked_out_once_by_readers_in_threads_at_once(app, api):
+    """Streams served by threads wake together at a version: the second reader of a part
+    waits for the first's instead of working it out again."""
+    table, _, snapshot = a_game(app, api, 1)
+    first_working, first_may_end = threading.Event(), threading.Event()
+    worked = []
+
+    def slow() -> str:
+        worked.append("first")
+        first_working.set()
+        first_may_end.wait(timeout=5)
+        return "part"
+
+    def quick() -> str:
+        worked.append("second")
+        return "part"
+
+    found = {}
+    first = threading.Thread(target=lambda: found.update(first=snapshot.memo("a part", slow)))
+    first.start()
+    assert first_working.wait(timeout=5)
+    second = threading.Thread(target=lambda: found.update(second=snapshot.memo("a part", quick)))
+    second.start()
+    second.join(timeout=0.2)  # it waits for the first (without the wait: done at once)
+    first_may_end.set()
+    first.join(timeout=5)
+    second.join(timeout=5)
+    assert worked == ["first"] and found == {"first": "part", "second": "part"}
