@@ -14,13 +14,14 @@ game kept outside the app brings its CSS that way)."""
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
 from flask import Flask, Request, abort, request, send_from_directory
 from flask_compress import Compress
 from werkzeug.security import safe_join
+
+from .kept import Kept
 
 TEXT = ["text/html", "text/css", "text/javascript", "application/javascript",
         "application/json", "image/svg+xml", "application/manifest+json"]
@@ -57,25 +58,9 @@ def _fingerprint(path: str, mtime: float) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
 
 
-class StaticCopies:
-    """The static files' compressed copies, as Flask-Compress's cache: bounded, the least
-    recently used copy going first."""
-
-    def __init__(self, size: int = 128):
-        self.size = size
-        self.copies: OrderedDict[str, bytes] = OrderedDict()
-
-    def get(self, key: str) -> bytes | None:
-        if key not in self.copies:
-            return None
-        self.copies.move_to_end(key)
-        return self.copies[key]
-
-    def set(self, key: str, value: bytes) -> None:
-        self.copies[key] = value
-        self.copies.move_to_end(key)
-        while len(self.copies) > self.size:
-            self.copies.popitem(last=False)
+def static_copies() -> Kept:
+    """The static files' compressed copies, as Flask-Compress's cache."""
+    return Kept(128)
 
 
 def register(app: Flask, static_folders: list[Path]) -> None:
@@ -137,7 +122,7 @@ def register(app: Flask, static_folders: list[Path]) -> None:
     compressors = {}
     for coding in CODINGS:
         compressors["static", coding] = compressor(
-            **STATIC, COMPRESS_ALGORITHM=[coding], COMPRESS_CACHE_BACKEND=StaticCopies,
+            **STATIC, COMPRESS_ALGORITHM=[coding], COMPRESS_CACHE_BACKEND=static_copies,
             COMPRESS_CACHE_KEY=cache_key)
         compressors["dynamic", coding] = compressor(COMPRESS_ALGORITHM=[coding])
 

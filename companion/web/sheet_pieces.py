@@ -3,13 +3,13 @@ last closed round by category), rendered once per content and language and kept:
 sheet of a hundred rounds renders the rows an entry changed, not a hundred."""
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
 from flask import current_app, render_template, request
 from markupsafe import Markup
 
+from .kept import Kept
 from .languages import current
 
 KEPT = 20_000  # pieces kept per process (the least recently used go first)
@@ -18,15 +18,14 @@ KEPT = 20_000  # pieces kept per process (the least recently used go first)
 def rendered_once(key: Hashable, template: str, **context: Any) -> Markup:
     """`template` rendered with `context`, which `key` (with the language and the address
     prefix) names entirely: kept, and rendered again only once forgotten."""
-    kept: OrderedDict = current_app.extensions.setdefault("companion_pieces", OrderedDict())
+    kept = current_app.extensions.get("companion_pieces")
+    if kept is None:
+        kept = current_app.extensions.setdefault("companion_pieces", Kept(KEPT))
     key = (key, template, current(), request.script_root)
     found = kept.get(key)
     if found is None:
-        found = kept[key] = Markup(render_template(template, **context))
-        while len(kept) > KEPT:
-            kept.popitem(last=False)
-    else:
-        kept.move_to_end(key)
+        found = Markup(render_template(template, **context))
+        kept.set(key, found)
     return found
 
 
